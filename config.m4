@@ -1,0 +1,46 @@
+dnl config.m4 for the table extension (Shm\Table).
+
+PHP_ARG_ENABLE([table],
+  [whether to enable the table extension],
+  [AS_HELP_STRING([--enable-table], [Enable Shm\Table, a shared-memory key/value table])],
+  [no])
+
+PHP_ARG_ENABLE([table-igbinary],
+  [whether table should support the igbinary serializer],
+  [AS_HELP_STRING([--enable-table-igbinary], [table: build the igbinary serializer (requires ext/igbinary)])],
+  [no], [no])
+
+if test "$PHP_TABLE" != "no"; then
+  AC_DEFINE(HAVE_TABLE, 1, [Whether the table extension is enabled])
+
+  TABLE_CORE_SOURCES="core/status.c core/clock.c core/proc.c core/shm_mmap.c core/lock_pthread.c core/alloc.c \
+    core/epoch.c core/sync.c core/ns.c core/write.c core/evict.c core/claim.c core/table_core.c core/check.c"
+  TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/php.c"
+
+  if test "$PHP_TABLE_IGBINARY" != "no"; then
+    AC_MSG_CHECKING([for igbinary headers])
+    TABLE_IGBINARY_INC=""
+    for dir in "$phpincludedir" "$abs_srcdir/.." "$phpincludedir/ext"; do
+      if test -f "$dir/ext/igbinary/igbinary.h"; then
+        TABLE_IGBINARY_INC="$dir/ext/igbinary"
+        break
+      fi
+    done
+    if test -z "$TABLE_IGBINARY_INC"; then
+      AC_MSG_ERROR([ext/igbinary/igbinary.h not found under $phpincludedir; install php-igbinary (its headers) or drop --enable-table-igbinary])
+    fi
+    AC_MSG_RESULT([$TABLE_IGBINARY_INC])
+    AC_DEFINE(HAVE_TABLE_IGBINARY, 1, [Whether table is built with igbinary])
+    TABLE_SERIALIZER_SOURCES="$TABLE_SERIALIZER_SOURCES serializer/igbinary.c"
+  fi
+
+  PHP_NEW_EXTENSION(table, table.c $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+  PHP_ADD_BUILD_DIR($ext_builddir/core, 1)
+  PHP_ADD_BUILD_DIR($ext_builddir/serializer, 1)
+  PHP_ADD_INCLUDE($ext_srcdir)
+  if test "$PHP_TABLE_IGBINARY" != "no"; then
+    PHP_ADD_EXTENSION_DEP(table, igbinary, false)
+  fi
+  PHP_ADD_LIBRARY(pthread, 1, TABLE_SHARED_LIBADD)
+  PHP_SUBST(TABLE_SHARED_LIBADD)
+fi

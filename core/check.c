@@ -1,0 +1,154 @@
+/*
+ * check.c - a full consistency check of the table, for tests, fuzzing and the chaos test.
+ *
+ * It takes every stripe lock (in order) and the allocator lock, so it sees a quiescent table, and
+ * verifies: every chain entry is a used heap block of the right size, sits in the bucket its hash
+ * selects, belongs to a created namespace and is reachable once; the per stripe and namespace counters
+ * equal what the chains hold; the retire queue is well formed; the allocator is consistent and its used
+ * bytes are exactly the live plus retired entries (no leaked block).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "hash.h"
+#include "segment.h"
+#include "sync.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int in_heap(const tbl_t *t, uint64_t off)
+{
+	const tbl_alloc_t *a = &t->hdr->alloc;
+	return off >= a->heap_off + TBL_ALLOC_HDR && off < a->heap_end && (off % TBL_ALLOC_ALIGN) == 0;
+}
+
+static int check_chains(tbl_t *t, uint64_t *counts, char *err, size_t errlen)
+{
+	tbl_header_t *h = t->hdr;
+	unsigned created = tbl_ns_count_created(t);
+	uint64_t b, off;
+
+	for (b = 0; b < h->nbuckets; b++) {
+		uint64_t steps = 0;
+		uint32_t s = tbl_stripe_of_bucket(t, b);
+
+		for (off = atomic_load(&t->buckets[b]); off; off = atomic_load(&tbl_entry_at(t, off)->next)) {
+			tbl_entry_t *e = tbl_entry_at(t, off);
+			uint64_t *cell;
+
+			if (!in_heap(t, off)) {
+				return fail(err, errlen, "bucket %llu: offset %llu outside the heap",
+				            (unsigned long long)b, (unsigned long long)off);
+			}
+			if (++steps > h->alloc.used_blocks + 1) {
+				return fail(err, errlen, "bucket %llu: chain has a cycle", (unsigned long long)b);
+			}
+			if (e->ns >= created) {
+				return fail(err, errlen, "entry at %llu: namespace %u not created",
+				            (unsigned long long)off, e->ns);
+			}
+			if ((e->hash & t->bucket_mask) != b
+			    || e->hash != tbl_hash_bytes(tbl_entry_key(e), e->key_len, e->ns)) {
+				return fail(err, errlen, "entry at %llu: hash does not match its key or bucket",
+				            (unsigned long long)off);
+			}
+			if (e->bytes != tbl_alloc_block_size(t->base, off)) {
+				return fail(err, errlen, "entry at %llu: size %u but its block holds %llu",
+				            (unsigned long long)off, e->bytes,
+				            (unsigned long long)tbl_alloc_block_size(t->base, off));
+			}
+			cell = &counts[2 * ((size_t)s * created + e->ns)];
+			cell[0]++;
+			cell[1] += e->bytes;
+		}
+	}
+	return 0;
+}
+
+static int check_locked(tbl_t *t, char *err, size_t errlen)
+{
+	tbl_header_t *h = t->hdr;
+	unsigned created = tbl_ns_count_created(t), ns;
+	uint64_t live_bytes = 0, live_blocks = 0, off, rb = 0, rn = 0;
+	uint64_t *counts = calloc((size_t)h->nstripes * created * 2, sizeof(uint64_t));
+	uint32_t s;
+
+	if (!counts) {
+		return fail(err, errlen, "calloc failed");
+	}
+	if (check_chains(t, counts, err, errlen) != 0) {
+		free(counts);
+		return -1;
+	}
+	for (s = 0; s < h->nstripes; s++) {
+		for (ns = 0; ns < created; ns++) {
+			tbl_nscount_t *c = tbl_nscount(t, s, (tbl_ns_t)ns);
+			uint64_t *cell = &counts[2 * ((size_t)s * created + ns)];
+
+			if (cell[0] != TBL_LOAD_RELAXED(&c->entries) || cell[1] != TBL_LOAD_RELAXED(&c->bytes)) {
+				fail(err, errlen, "stripe %u namespace %u: counters say %llu entries / %llu bytes, "
+				     "chains hold %llu / %llu", s, ns,
+				     (unsigned long long)TBL_LOAD_RELAXED(&c->entries),
+				     (unsigned long long)TBL_LOAD_RELAXED(&c->bytes),
+				     (unsigned long long)cell[0], (unsigned long long)cell[1]);
+				free(counts);
+				return -1;
+			}
+			live_blocks += cell[0];
+			live_bytes += cell[1];
+		}
+	}
+	free(counts);
+	for (off = h->retire_head; off; off = tbl_entry_at(t, off)->retire_next) {
+		if (!in_heap(t, off)) {
+			return fail(err, errlen, "retire queue: offset %llu outside the heap", (unsigned long long)off);
+		}
+		if (++rn > h->alloc.used_blocks) {
+			return fail(err, errlen, "retire queue has a cycle");
+		}
+		rb += tbl_entry_at(t, off)->bytes;
+		if (!tbl_entry_at(t, off)->retire_next && off != h->retire_tail) {
+			return fail(err, errlen, "retire queue: tail mismatch");
+		}
+	}
+	if (rn != h->retired_blocks || rb != h->retired_bytes) {
+		return fail(err, errlen, "retire queue holds %llu blocks / %llu bytes, header says %llu / %llu",
+		            (unsigned long long)rn, (unsigned long long)rb,
+		            (unsigned long long)h->retired_blocks, (unsigned long long)h->retired_bytes);
+	}
+	if (tbl_alloc_check(&h->alloc, t->base, err, errlen) != 0) {
+		return -1;
+	}
+	if (h->alloc.used_blocks != live_blocks + rn || h->alloc.used_bytes != live_bytes + rb) {
+		return fail(err, errlen, "allocator has %llu used blocks / %llu bytes; live + retired entries are "
+		            "%llu / %llu (leak)", (unsigned long long)h->alloc.used_blocks,
+		            (unsigned long long)h->alloc.used_bytes, (unsigned long long)(live_blocks + rn),
+		            (unsigned long long)(live_bytes + rb));
+	}
+	return 0;
+}
+
+int tbl_check(tbl_t *t, char *err, size_t errlen)
+{
+	uint32_t s;
+	int rc;
+
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		tbl_stripe_lock(t, s);
+	}
+	tbl_alloc_lock(t);
+	rc = check_locked(t, err, errlen);
+	tbl_alloc_unlock(t);
+	for (s = t->hdr->nstripes; s-- > 0;) {
+		tbl_stripe_unlock(t, s);
+	}
+	return rc;
+}

@@ -1,0 +1,72 @@
+/*
+ * epoch.h - reader slots and epoch-based reclamation.
+ *
+ * Readers never lock. To read, a process publishes the global epoch in its own slot (a cache line only
+ * it writes), walks chains, copies the value out and publishes IDLE again. A writer that unlinks an
+ * entry does not free it: it retires it, tagged with the global epoch it advances. A retired entry is
+ * freed once every slot is either idle or shows a later epoch, i.e. once no reader that could have seen
+ * it is still inside. Slots of dead processes are detected (pid + start time) and released.
+ *
+ * Locking: tbl_retire_locked/tbl_reclaim_locked need the allocator lock; slot claim/release and the dead
+ * slot reaper take the misc lock themselves. Enter/exit take nothing.
+ */
+#ifndef TBL_EPOCH_H
+#define TBL_EPOCH_H
+
+#include "segment.h"
+
+/* Claim a slot for this process (first call after start or fork). TBL_ENOSLOT when all are taken by
+ * live processes. */
+tbl_status_t tbl_slot_claim(tbl_t *t);
+/* Give this process's slot back, folding its counters into the table's. */
+void tbl_slot_release(tbl_t *t);
+/* Release the slots of processes that died; returns how many. Takes the misc lock. With `max_epoch`
+ * non-zero only slots inside a read section that began at or before that epoch are checked (the ones
+ * holding reclamation back); 0 checks every slot. */
+unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch);
+/* Register the atfork handler that makes a forked child claim its own slot. Idempotent. */
+void tbl_epoch_track_fork(tbl_t *t);
+void tbl_epoch_untrack_fork(tbl_t *t);
+
+static inline tbl_status_t tbl_slot_ensure(tbl_t *t)
+{
+	return TBL_LIKELY(t->slot != NULL) ? TBL_OK : tbl_slot_claim(t);
+}
+
+/* Begin a read section. The loop closes the window between reading the epoch and publishing it: if a
+ * writer advanced the epoch in between, publish the newer one, so a reclaimer that scanned the slot
+ * before the store cannot free anything this reader may reach. */
+static inline void tbl_epoch_enter(tbl_t *t)
+{
+	_Atomic uint64_t *global = &t->hdr->epoch;
+	uint64_t e = atomic_load_explicit(global, memory_order_seq_cst);
+
+	for (;;) {
+		atomic_store_explicit(&t->slot->epoch, e, memory_order_seq_cst);
+		uint64_t again = atomic_load_explicit(global, memory_order_seq_cst);
+		if (TBL_LIKELY(again == e)) {
+			return;
+		}
+		e = again;
+	}
+}
+
+static inline void tbl_epoch_exit(tbl_t *t)
+{
+	atomic_store_explicit(&t->slot->epoch, TBL_EPOCH_IDLE, memory_order_release);
+}
+
+/* Queue an unlinked entry for freeing (allocator lock held). */
+void tbl_retire_locked(tbl_t *t, uint64_t entry_off);
+/* Free every retired entry no reader can still see (allocator lock held). With `reap` set, first
+ * release slots of dead processes that hold reclamation back. Returns the bytes freed. */
+uint64_t tbl_reclaim_locked(tbl_t *t, int reap);
+
+/* Counter bump on this process's own slot (single writer: a relaxed load and store, no RMW). */
+#define TBL_COUNT(t, field, n) do { \
+		_Atomic uint64_t *tbl_c_ = &(t)->slot->stats.field; \
+		atomic_store_explicit(tbl_c_, atomic_load_explicit(tbl_c_, memory_order_relaxed) + (n), \
+			memory_order_relaxed); \
+	} while (0)
+
+#endif

@@ -1,0 +1,293 @@
+/*
+ * evict.c - making room when the heap is full, and reclaiming expired entries.
+ *
+ * When an allocation fails, the writer (holding its own stripe lock) tries, in order:
+ *   1. reclamation of retired blocks no reader can still see;
+ *   2. removal of expired entries, in the stripes whose earliest-expiry hint has passed;
+ *   3. unless the policy is noeviction, eviction of one sampled entry, then back to 1.
+ * Each round is bounded and the whole loop has a fixed number of rounds, so a full table costs a
+ * failing set() a bounded amount of work and never wipes anything wholesale.
+ *
+ * Sampling (lru): look at up to TBL_EVICT_SAMPLES entries from random buckets and evict the one read
+ * least recently (its atime tick, written by readers at most once per 100 ms), preferring expired
+ * entries. No list is updated on reads. random: evict the first sampled entry. Another stripe is only
+ * ever taken with trylock, so eviction cannot deadlock with a writer that holds that stripe.
+ *
+ * Evicted entries are retired like any other; the reader protocol (epoch.h) is never bypassed.
+ */
+#include <sched.h>
+#include "epoch.h"
+#include "evict.h"
+#include "index.h"
+#include "sync.h"
+#include "write.h"
+
+#define TBL_EVICT_SAMPLES      5u
+#define TBL_EVICT_PROBES       64u    /* random buckets looked at per eviction, at most */
+#define TBL_EVICT_CHAIN_LOOK   4u     /* entries looked at per sampled chain */
+#define TBL_MAKE_ROOM_ROUNDS   512u
+
+static uint64_t next_random(tbl_t *t)
+{
+	uint64_t x = t->rng;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	t->rng = x;
+	return x;
+}
+
+/* ---- expiry ------------------------------------------------------------------------------------------ */
+
+static int cell_due(tbl_t *t, uint32_t stripe, tbl_ns_t ns, uint32_t now_sec)
+{
+	uint32_t min = TBL_LOAD_RELAXED(&tbl_nscount(t, stripe, ns)->min_expire);
+	return min != 0 && min <= now_sec;
+}
+
+static int stripe_due(tbl_t *t, uint32_t stripe, int ns, uint32_t now_sec)
+{
+	unsigned i, n;
+
+	if (ns >= 0) {
+		return cell_due(t, stripe, (tbl_ns_t)ns, now_sec);
+	}
+	for (i = 0, n = tbl_ns_count_created(t); i < n; i++) {
+		if (cell_due(t, stripe, (tbl_ns_t)i, now_sec)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void tbl_expire_stripe_locked(tbl_t *t, uint32_t stripe, int ns, uint32_t now_sec)
+{
+	tbl_header_t *h = t->hdr;
+	unsigned i, n = tbl_ns_count_created(t);
+	uint64_t b, removed = 0;
+
+	for (i = 0; i < n; i++) {
+		if (ns < 0 || (int)i == ns) {
+			TBL_STORE_RELAXED(&tbl_nscount(t, stripe, (tbl_ns_t)i)->min_expire, 0);
+		}
+	}
+	for (b = stripe; b < h->nbuckets; b += h->nstripes) {
+		_Atomic uint64_t *link = &t->buckets[b];
+		uint64_t off;
+
+		while ((off = atomic_load_explicit(link, memory_order_relaxed)) != 0) {
+			tbl_entry_t *e = tbl_entry_at(t, off);
+			uint32_t exp = TBL_LOAD_RELAXED(&e->expire);
+
+			if (ns >= 0 && e->ns != (tbl_ns_t)ns) {
+				link = &e->next;
+				continue;
+			}
+			if (exp && exp <= now_sec) {
+				tbl_remove_locked(t, stripe, link, e);
+				removed++;
+				continue;
+			}
+			if (exp) {
+				tbl_nscount_t *c = tbl_nscount(t, stripe, e->ns);
+				uint32_t min = TBL_LOAD_RELAXED(&c->min_expire);
+				if (min == 0 || exp < min) {
+					TBL_STORE_RELAXED(&c->min_expire, exp);
+				}
+			}
+			link = &e->next;
+		}
+	}
+	if (removed && t->slot) {
+		TBL_COUNT(t, expirations, removed);
+	}
+}
+
+void tbl_expire_due(tbl_t *t, int ns, uint32_t now_sec)
+{
+	uint32_t s;
+
+	if (!TBL_LOAD_RELAXED(&t->hdr->has_ttl)) {
+		return;
+	}
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		if (stripe_due(t, s, ns, now_sec)) {
+			tbl_stripe_lock(t, s);
+			tbl_expire_stripe_locked(t, s, ns, now_sec);
+			tbl_stripe_unlock(t, s);
+		}
+	}
+}
+
+/* Under memory pressure: expire what is due in every stripe we can get (our own is already held). */
+static int expire_for_room(tbl_t *t, uint32_t held, uint32_t now_sec)
+{
+	uint64_t before = t->hdr->retired_blocks;
+	uint32_t s;
+	int any = 0;
+
+	if (!TBL_LOAD_RELAXED(&t->hdr->has_ttl)) {
+		return 0;
+	}
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		if (!stripe_due(t, s, -1, now_sec)) {
+			continue;
+		}
+		if (s == held) {
+			tbl_expire_stripe_locked(t, s, -1, now_sec);
+		} else if (tbl_stripe_trylock(t, s)) {
+			tbl_expire_stripe_locked(t, s, -1, now_sec);
+			tbl_stripe_unlock(t, s);
+		}
+		any = 1;
+	}
+	return any && t->hdr->retired_blocks != before;
+}
+
+void tbl_sweep_step(tbl_t *t, uint64_t n, uint32_t now_sec)
+{
+	tbl_header_t *h = t->hdr;
+	uint64_t start, i;
+
+	if (!TBL_LOAD_RELAXED(&h->has_ttl)) {
+		return;
+	}
+	start = atomic_fetch_add_explicit(&h->sweep_cursor, n, memory_order_relaxed);
+	for (i = 0; i < n; i++) {
+		uint64_t b = (start + i) & t->bucket_mask, off;
+		uint32_t s = tbl_stripe_of_bucket(t, b);
+		_Atomic uint64_t *link;
+		int due = 0;
+
+		/* Look lock-free first; most buckets hold nothing expired and need no lock at all. */
+		tbl_epoch_enter(t);
+		for (off = atomic_load_explicit(&t->buckets[b], memory_order_acquire); off && !due;
+		     off = atomic_load_explicit(&tbl_entry_at(t, off)->next, memory_order_acquire)) {
+			due = tbl_entry_expired(tbl_entry_at(t, off), now_sec);
+		}
+		tbl_epoch_exit(t);
+		if (!due || !tbl_stripe_trylock(t, s)) {
+			continue;
+		}
+		link = &t->buckets[b];
+		while ((off = atomic_load_explicit(link, memory_order_relaxed)) != 0) {
+			tbl_entry_t *e = tbl_entry_at(t, off);
+			if (tbl_entry_expired(e, now_sec)) {
+				tbl_remove_locked(t, s, link, e);
+				TBL_COUNT(t, expirations, 1);
+			} else {
+				link = &e->next;
+			}
+		}
+		tbl_stripe_unlock(t, s);
+	}
+}
+
+/* ---- eviction ---------------------------------------------------------------------------------------- */
+
+/* 1: evicted one entry; 0: nothing to evict; -1: the chosen victim's stripe was busy. */
+static int evict_one(tbl_t *t, uint32_t held, uint32_t now_sec)
+{
+	tbl_entry_t *best = NULL;
+	uint64_t best_bucket = 0;
+	unsigned probes, seen = 0;
+	_Atomic uint64_t *link;
+	uint32_t s;
+	int result;
+
+	/* Stay inside a read section until the victim is unlinked, so it cannot be freed and reused
+	 * between choosing it and taking its stripe. */
+	tbl_epoch_enter(t);
+	for (probes = 0; probes < TBL_EVICT_PROBES && seen < TBL_EVICT_SAMPLES; probes++) {
+		uint64_t b = next_random(t) & t->bucket_mask;
+		uint64_t off = atomic_load_explicit(&t->buckets[b], memory_order_acquire);
+		unsigned depth;
+
+		for (depth = 0; off && depth < TBL_EVICT_CHAIN_LOOK; depth++) {
+			tbl_entry_t *e = tbl_entry_at(t, off);
+			int better = !best
+			             || (tbl_entry_expired(e, now_sec) && !tbl_entry_expired(best, now_sec))
+			             || (t->hdr->policy == TBL_POLICY_LRU
+			                 && tbl_tick_before(TBL_LOAD_RELAXED(&e->atime), TBL_LOAD_RELAXED(&best->atime)));
+			if (better) {
+				best = e;
+				best_bucket = b;
+			}
+			seen++;
+			off = atomic_load_explicit(&e->next, memory_order_acquire);
+		}
+	}
+	if (!best) {
+		tbl_epoch_exit(t);
+		return 0;
+	}
+	s = tbl_stripe_of_bucket(t, best_bucket);
+	if (s != held && !tbl_stripe_trylock(t, s)) {
+		tbl_epoch_exit(t);
+		return -1;
+	}
+	link = tbl_index_link_of(t, best_bucket, best);
+	result = link != NULL ? 1 : -1;
+	if (link) {
+		if (tbl_entry_expired(best, now_sec)) {
+			TBL_COUNT(t, expirations, 1);
+		} else {
+			TBL_COUNT(t, evictions, 1);
+		}
+		tbl_remove_locked(t, s, link, best);
+	}
+	if (s != held) {
+		tbl_stripe_unlock(t, s);
+	}
+	tbl_epoch_exit(t);
+	return result;
+}
+
+uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
+{
+	tbl_header_t *h = t->hdr;
+	unsigned round;
+	int expired_tried = 0;
+
+	if (!t->rng) {
+		t->rng = ((uint64_t)t->pid << 32) ^ now.tick ^ 0x9E3779B97F4A7C15ull;
+	}
+	for (round = 0; round < TBL_MAKE_ROOM_ROUNDS; round++) {
+		uint64_t off;
+		int evicted;
+
+		tbl_alloc_lock(t);
+		off = tbl_alloc(&h->alloc, t->base, size);
+		if (!off && h->retire_head) {
+			tbl_reclaim_locked(t, round > 0);
+			off = tbl_alloc(&h->alloc, t->base, size);
+		}
+		tbl_alloc_unlock(t);
+		if (off) {
+			return off;
+		}
+		if (!expired_tried) {
+			expired_tried = 1;
+			if (expire_for_room(t, held, now.sec)) {
+				continue;
+			}
+		}
+		if (h->policy == TBL_POLICY_NOEVICTION) {
+			/* Only blocks still pinned by readers can help now; give them a moment, briefly. */
+			if (!h->retired_blocks || round >= 8) {
+				return 0;
+			}
+			sched_yield();
+			continue;
+		}
+		evicted = evict_one(t, held, now.sec);
+		if (evicted == 0 && !h->retired_blocks) {
+			return 0;
+		}
+		if (evicted <= 0) {
+			sched_yield();
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * index.h - the hash index: a fixed array of chain heads, chains of immutable entries.
+ *
+ * Every change to a chain is one release store of an offset, so a reader walking with acquire loads
+ * always sees a well-formed chain, old or new:
+ *   insert:  N.next = head;           head = N
+ *   replace: N.next = X.next;         link(X) = N      (readers already at X still reach X.next)
+ *   remove:                           link(X) = X.next
+ * where link(X) is the bucket head or the predecessor's next field. Writers hold the stripe lock of the
+ * bucket; removed entries are retired (epoch.h), never freed in place.
+ */
+#ifndef TBL_INDEX_H
+#define TBL_INDEX_H
+
+#include <string.h>
+#include "segment.h"
+
+static inline int tbl_entry_matches(const tbl_entry_t *e, uint64_t hash, tbl_ns_t ns, const char *key,
+                                    size_t klen)
+{
+	return e->hash == hash && e->ns == ns && e->key_len == klen && memcmp(tbl_entry_key(e), key, klen) == 0;
+}
+
+/* Reader: the entry for (ns, key), expired or not, or NULL. Call inside a read section. */
+static inline tbl_entry_t *tbl_index_find(const tbl_t *t, uint64_t hash, tbl_ns_t ns, const char *key,
+                                          size_t klen)
+{
+	uint64_t off = atomic_load_explicit(&t->buckets[tbl_bucket_of_hash(t, hash)], memory_order_acquire);
+
+	while (off) {
+		tbl_entry_t *e = tbl_entry_at(t, off);
+		if (tbl_entry_matches(e, hash, ns, key, klen)) {
+			return e;
+		}
+		off = atomic_load_explicit(&e->next, memory_order_acquire);
+	}
+	return NULL;
+}
+
+/* Writer (stripe lock held): the link that points at the entry for (ns, key), or NULL. */
+static inline _Atomic uint64_t *tbl_index_find_link(const tbl_t *t, uint64_t hash, tbl_ns_t ns,
+                                                    const char *key, size_t klen, tbl_entry_t **out)
+{
+	_Atomic uint64_t *link = &t->buckets[tbl_bucket_of_hash(t, hash)];
+	uint64_t off;
+
+	while ((off = atomic_load_explicit(link, memory_order_relaxed)) != 0) {
+		tbl_entry_t *e = tbl_entry_at(t, off);
+		if (tbl_entry_matches(e, hash, ns, key, klen)) {
+			*out = e;
+			return link;
+		}
+		link = &e->next;
+	}
+	*out = NULL;
+	return NULL;
+}
+
+/* Writer: the link that points at exactly `target` in its bucket, or NULL if it is no longer linked. */
+static inline _Atomic uint64_t *tbl_index_link_of(const tbl_t *t, uint64_t bucket, const tbl_entry_t *target)
+{
+	_Atomic uint64_t *link = &t->buckets[bucket];
+	uint64_t want = tbl_offset_of(t, target), off;
+
+	while ((off = atomic_load_explicit(link, memory_order_relaxed)) != 0) {
+		if (off == want) {
+			return link;
+		}
+		link = &tbl_entry_at(t, off)->next;
+	}
+	return NULL;
+}
+
+static inline void tbl_index_push(tbl_t *t, uint64_t bucket, tbl_entry_t *n)
+{
+	atomic_store_explicit(&n->next, atomic_load_explicit(&t->buckets[bucket], memory_order_relaxed),
+	                      memory_order_relaxed);
+	atomic_store_explicit(&t->buckets[bucket], tbl_offset_of(t, n), memory_order_release);
+}
+
+static inline void tbl_index_replace(tbl_t *t, _Atomic uint64_t *link, tbl_entry_t *old, tbl_entry_t *n)
+{
+	atomic_store_explicit(&n->next, atomic_load_explicit(&old->next, memory_order_relaxed),
+	                      memory_order_relaxed);
+	atomic_store_explicit(link, tbl_offset_of(t, n), memory_order_release);
+}
+
+static inline void tbl_index_unlink(_Atomic uint64_t *link, tbl_entry_t *old)
+{
+	atomic_store_explicit(link, atomic_load_explicit(&old->next, memory_order_relaxed), memory_order_release);
+}
+
+#endif

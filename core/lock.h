@@ -1,0 +1,35 @@
+/*
+ * lock.h - process-shared, robust writer locks.
+ *
+ * A lock lives in the segment. If its holder dies (SIGKILL, a crash), the next process to acquire it
+ * is told so (TBL_LOCK_RECOVERED) and owns it: it must validate or repair what the lock protects before
+ * releasing it. The lock is marked consistent before that repair, so a repairer that dies in turn just
+ * hands the repair to the next one. Never call user code or anything that can longjmp while holding one.
+ *
+ * Backends: lock_pthread.c (PTHREAD_PROCESS_SHARED + PTHREAD_MUTEX_ROBUST); lock_win32.c (Windows).
+ */
+#ifndef TBL_LOCK_H
+#define TBL_LOCK_H
+
+#include "platform.h"
+#include "status.h"
+
+/* Opaque storage, one cache line, big enough for the backend's mutex. */
+typedef struct tbl_lock {
+	TBL_ALIGNED(TBL_CACHELINE) unsigned char storage[TBL_CACHELINE];
+} tbl_lock_t;
+
+typedef enum tbl_lock_result {
+	TBL_LOCK_ACQUIRED = 0,
+	TBL_LOCK_RECOVERED,   /* acquired; the previous holder died inside its critical section */
+	TBL_LOCK_BUSY,        /* tbl_lock_try only: held by someone else */
+	TBL_LOCK_FAILED       /* the lock is unusable (should not happen) */
+} tbl_lock_result_t;
+
+/* Initialise a lock in shared memory. TBL_ESYS with err filled on failure. */
+tbl_status_t tbl_lock_init(tbl_lock_t *lock, char *err, size_t errlen);
+tbl_lock_result_t tbl_lock_acquire(tbl_lock_t *lock);
+tbl_lock_result_t tbl_lock_try(tbl_lock_t *lock);
+void tbl_lock_release(tbl_lock_t *lock);
+
+#endif

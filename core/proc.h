@@ -1,0 +1,19 @@
+/*
+ * proc.h - process identity, so that a slot or claim left by a dead process can be told apart from one
+ * whose pid was reused by a new, unrelated process.
+ */
+#ifndef TBL_PROC_H
+#define TBL_PROC_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The start time of `pid` in clock ticks since boot (Linux: field 22 of /proc/<pid>/stat), or 0 when it
+ * cannot be read (the process is gone, or the platform has no /proc). */
+uint64_t tbl_proc_start_time(pid_t pid);
+
+/* Non-zero when `pid` is a live process that started at `start_time` (0 = unknown: only liveness is
+ * checked). Zombies count as dead. */
+int tbl_proc_alive(pid_t pid, uint64_t start_time);
+
+#endif

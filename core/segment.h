@@ -1,0 +1,226 @@
+/*
+ * segment.h - the layout of the shared segment and the process-local handle onto it.
+ *
+ * Internal to the core (the binding only sees table_core.h). Every structure here lives in shared
+ * memory and refers to others by offset from the segment base, never by pointer; the typed helpers at the
+ * bottom turn offsets into pointers. core/DESIGN.md draws the whole picture; in short:
+ *
+ *   +--------------------+  0
+ *   | tbl_header_t       |  geometry, global epoch, allocator state, retire queue, folded stats
+ *   +--------------------+  off_slots
+ *   | tbl_slot_t[nslots] |  one per process: read epoch, pid + start time, that process's counters
+ *   +--------------------+  off_locks
+ *   | tbl_lock_t[...]    |  nstripes stripe locks, then the allocator, namespace and misc locks
+ *   +--------------------+  off_nscounts
+ *   | tbl_nscount_t      |  [nstripes][max_ns]: entries, bytes and earliest expiry per stripe and namespace
+ *   +--------------------+  off_nsrecs / off_nsindex
+ *   | namespace names    |  tbl_nsrec_t[max_ns] by id, and an open-addressed index name hash -> id
+ *   +--------------------+  off_claims
+ *   | tbl_claim_t[...]   |  remember() claims
+ *   +--------------------+  off_buckets
+ *   | bucket heads       |  _Atomic uint64_t[nbuckets]: offset of the first entry of each chain
+ *   +--------------------+  heap_off
+ *   | heap               |  entries (tbl_entry_t + key + value), managed by alloc.c
+ *   +--------------------+  segment_size
+ */
+#ifndef TBL_SEGMENT_H
+#define TBL_SEGMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "alloc.h"
+#include "lock.h"
+#include "platform.h"
+#include "shm.h"
+#include "table_core.h"
+
+#define TBL_MAGIC          0x3162615474686853ull   /* "ShmTab1" */
+#define TBL_NSTRIPES       32u
+#define TBL_NCLAIMS        64u
+#define TBL_MIN_MEMORY     (1024u * 1024u)
+
+/* Lock indexes after the stripes. Lock order: stripe (ascending) -> ns -> alloc -> misc. */
+#define TBL_LOCK_NS(h)     ((h)->nstripes + 0u)
+#define TBL_LOCK_ALLOC(h)  ((h)->nstripes + 1u)
+#define TBL_LOCK_MISC(h)   ((h)->nstripes + 2u)
+#define TBL_NLOCKS(h)      ((h)->nstripes + 3u)
+
+/* Per-process counters. Only the owning process writes them (relaxed stores, no RMW on a shared line). */
+typedef struct tbl_counters {
+	_Atomic uint64_t hits, misses, sets, deletes, evictions, expirations, oom;
+	uint64_t reserved;
+} tbl_counters_t;
+
+#define TBL_EPOCH_IDLE 0u
+
+typedef struct tbl_slot {
+	_Atomic uint64_t epoch;        /* TBL_EPOCH_IDLE, or the global epoch seen when the read began */
+	_Atomic int32_t pid;           /* 0 = free */
+	uint32_t reserved0;
+	uint64_t start_time;           /* owner's process start time (proc.h) */
+	uint64_t reserved[5];
+	tbl_counters_t stats;          /* second cache line */
+} tbl_slot_t;
+
+_Static_assert(sizeof(tbl_slot_t) == 128, "tbl_slot_t must be two cache lines");
+
+/* Per stripe and namespace; written under the stripe lock, read with relaxed loads. */
+typedef struct tbl_nscount {
+	_Atomic uint64_t entries;
+	_Atomic uint64_t bytes;
+	_Atomic uint32_t min_expire;   /* lower bound of the expiries of this cell's entries, 0 = none */
+	uint32_t reserved;
+	uint64_t reserved2;
+} tbl_nscount_t;
+
+typedef struct tbl_nsrec {
+	uint16_t len;
+	char name[TBL_NS_NAME_MAX];
+	uint8_t reserved;
+} tbl_nsrec_t;
+
+typedef struct tbl_claim {
+	uint64_t hash;                 /* 0 = free */
+	uint32_t ns;
+	int32_t pid;
+	uint64_t start_time;
+	uint64_t deadline_ms;          /* CLOCK_MONOTONIC */
+} tbl_claim_t;
+
+typedef struct tbl_header {
+	uint64_t magic;
+	uint64_t layout_version;
+	uint64_t segment_size;
+	uint32_t nstripes, nslots, max_ns, policy;
+	uint64_t nbuckets;             /* power of two */
+	uint64_t off_slots, off_locks, off_nscounts, off_nsrecs, off_nsindex, off_claims, off_buckets;
+	uint32_t nsindex_size;         /* power of two, 2 x max_ns at least */
+	uint32_t reserved0;
+
+	/* Global epoch, on a line of its own: readers load it, writers advance it on every retire. */
+	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t epoch;
+
+	/* Allocator lock. */
+	TBL_ALIGNED(TBL_CACHELINE) tbl_alloc_t alloc;
+	uint64_t retire_head, retire_tail;   /* FIFO of retired entries, oldest first */
+	uint64_t retired_blocks, retired_bytes;
+	uint64_t retires_since_reclaim;
+
+	/* Namespace lock (writers); readers load ns_created with acquire. */
+	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint32_t ns_created;
+
+	/* Misc lock. */
+	TBL_ALIGNED(TBL_CACHELINE) tbl_counters_t folded;  /* counters of processes that left */
+	_Atomic uint32_t slots_hwm;                        /* slots [0, hwm) may be in use */
+
+	/* Lock-free. */
+	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t sweep_cursor;
+	_Atomic uint64_t lock_repairs;
+	_Atomic uint64_t last_reap_ms;    /* rate limit for the dead-slot reaper during reclamation */
+	_Atomic uint32_t gc_needed;       /* a writer died mid-operation: blocks may have leaked */
+	_Atomic uint32_t has_ttl;         /* some entry was ever stored with an expiry: sweeps are useful */
+} tbl_header_t;
+
+/* Entries are immutable once linked, except `next` (relinking), `atime` (advisory) and `expire`
+ * (touch). Key bytes follow the header; the value follows the key, 8-byte aligned. */
+typedef struct tbl_entry {
+	_Atomic uint64_t next;         /* next entry in the chain, 0 = end */
+	uint64_t hash;
+	uint64_t retire_next;          /* retire queue link (allocator lock) */
+	uint64_t retire_epoch;         /* global epoch at retirement */
+	uint16_t ns;
+	uint16_t key_len;
+	uint8_t type;
+	uint8_t flags;
+	uint16_t reserved;
+	uint32_t val_len;
+	_Atomic uint32_t atime;        /* LRU tick of the last read (written at most once per tick) */
+	uint32_t created;
+	uint32_t updated;
+	_Atomic uint32_t expire;       /* unix seconds, 0 = never */
+	uint32_t bytes;                /* block size the entry occupies, header included */
+} tbl_entry_t;
+
+_Static_assert(sizeof(tbl_entry_t) == 64, "tbl_entry_t must be one cache line");
+
+/* The process-local handle. */
+struct tbl {
+	unsigned char *base;
+	tbl_header_t *hdr;
+	tbl_slot_t *slots;
+	tbl_slot_t *slot;              /* this process's, NULL until claimed (reset in a forked child) */
+	tbl_lock_t *locks;
+	tbl_nscount_t *nscounts;
+	tbl_nsrec_t *nsrecs;
+	_Atomic uint16_t *nsindex;
+	tbl_claim_t *claims;
+	_Atomic uint64_t *buckets;
+	uint64_t bucket_mask;
+	tbl_hooks_t hooks;
+	const tbl_shm_ops_t *shm_ops;
+	tbl_shm_t shm;
+	uint64_t rng;                  /* xorshift state for eviction sampling */
+	uint32_t store_count;          /* drives incremental TTL sweeps */
+	pid_t pid;                     /* owner of `slot` */
+	char errstr[256];
+};
+
+/* ---- typed offset helpers ------------------------------------------------------------------------ */
+static inline tbl_entry_t *tbl_entry_at(const tbl_t *t, uint64_t off)
+{
+	return (tbl_entry_t *)(void *)(t->base + off);
+}
+
+static inline uint64_t tbl_offset_of(const tbl_t *t, const void *p)
+{
+	return (uint64_t)((const unsigned char *)p - t->base);
+}
+
+static inline const char *tbl_entry_key(const tbl_entry_t *e)
+{
+	return (const char *)(e + 1);
+}
+
+static inline uint32_t tbl_entry_val_offset(uint32_t key_len)
+{
+	return (uint32_t)TBL_ALIGN_UP(key_len, 8);
+}
+
+static inline const void *tbl_entry_value(const tbl_entry_t *e)
+{
+	return (const unsigned char *)(e + 1) + tbl_entry_val_offset(e->key_len);
+}
+
+static inline uint64_t tbl_entry_alloc_size(size_t key_len, size_t val_len)
+{
+	return sizeof(tbl_entry_t) + tbl_entry_val_offset((uint32_t)key_len) + val_len;
+}
+
+static inline tbl_nscount_t *tbl_nscount(const tbl_t *t, uint32_t stripe, tbl_ns_t ns)
+{
+	return &t->nscounts[(size_t)stripe * t->hdr->max_ns + ns];
+}
+
+static inline uint32_t tbl_stripe_of_bucket(const tbl_t *t, uint64_t bucket)
+{
+	return (uint32_t)(bucket & (t->hdr->nstripes - 1u));
+}
+
+static inline uint64_t tbl_bucket_of_hash(const tbl_t *t, uint64_t hash)
+{
+	return hash & t->bucket_mask;
+}
+
+static inline int tbl_entry_expired(const tbl_entry_t *e, uint32_t now_sec)
+{
+	uint32_t exp = TBL_LOAD_RELAXED(&((tbl_entry_t *)e)->expire);
+	return exp != 0 && exp <= now_sec;
+}
+
+static inline tbl_lock_t *tbl_lock_at(const tbl_t *t, uint32_t index)
+{
+	return &t->locks[index];
+}
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * sync.c - lock wrappers (see sync.h for the rules they enforce).
+ */
+#include <string.h>
+#include "sync.h"
+
+static inline void block(tbl_t *t)
+{
+	if (t->hooks.block_signals) {
+		t->hooks.block_signals();
+	}
+}
+
+static inline void unblock(tbl_t *t)
+{
+	if (t->hooks.unblock_signals) {
+		t->hooks.unblock_signals();
+	}
+}
+
+static void note_repair(tbl_t *t)
+{
+	atomic_fetch_add(&t->hdr->lock_repairs, 1);
+	atomic_store(&t->hdr->gc_needed, 1);
+}
+
+void tbl_stripe_recount(tbl_t *t, uint32_t stripe)
+{
+	tbl_header_t *h = t->hdr;
+	uint64_t b;
+	tbl_ns_t ns;
+
+	for (ns = 0; ns < h->max_ns; ns++) {
+		tbl_nscount_t *c = tbl_nscount(t, stripe, ns);
+		TBL_STORE_RELAXED(&c->entries, 0);
+		TBL_STORE_RELAXED(&c->bytes, 0);
+		TBL_STORE_RELAXED(&c->min_expire, 0);
+	}
+	for (b = stripe; b < h->nbuckets; b += h->nstripes) {
+		uint64_t off = atomic_load_explicit(&t->buckets[b], memory_order_acquire);
+		while (off) {
+			tbl_entry_t *e = tbl_entry_at(t, off);
+			tbl_nscount_t *c = tbl_nscount(t, stripe, e->ns);
+			uint32_t exp = TBL_LOAD_RELAXED(&e->expire);
+			uint32_t min = TBL_LOAD_RELAXED(&c->min_expire);
+
+			TBL_STORE_RELAXED(&c->entries, TBL_LOAD_RELAXED(&c->entries) + 1);
+			TBL_STORE_RELAXED(&c->bytes, TBL_LOAD_RELAXED(&c->bytes) + e->bytes);
+			if (exp && (min == 0 || exp < min)) {
+				TBL_STORE_RELAXED(&c->min_expire, exp);
+			}
+			off = atomic_load_explicit(&e->next, memory_order_acquire);
+		}
+	}
+}
+
+void tbl_stripe_lock(tbl_t *t, uint32_t stripe)
+{
+	block(t);
+	if (TBL_UNLIKELY(tbl_lock_acquire(tbl_lock_at(t, stripe)) == TBL_LOCK_RECOVERED)) {
+		tbl_stripe_recount(t, stripe);
+		note_repair(t);
+	}
+}
+
+int tbl_stripe_trylock(tbl_t *t, uint32_t stripe)
+{
+	tbl_lock_result_t r;
+
+	block(t);
+	r = tbl_lock_try(tbl_lock_at(t, stripe));
+	if (r == TBL_LOCK_RECOVERED) {
+		tbl_stripe_recount(t, stripe);
+		note_repair(t);
+		return 1;
+	}
+	if (r == TBL_LOCK_ACQUIRED) {
+		return 1;
+	}
+	unblock(t);
+	return 0;
+}
+
+void tbl_stripe_unlock(tbl_t *t, uint32_t stripe)
+{
+	tbl_lock_release(tbl_lock_at(t, stripe));
+	unblock(t);
+}
+
+/* The retire queue survives a crash as a prefix: keep entries while they are used blocks in order, cut
+ * the rest (the GC retires whatever was cut). */
+static void repair_retire_queue(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint64_t off = h->retire_head, prev = 0, blocks = 0, bytes = 0;
+
+	while (off) {
+		if (off < h->alloc.heap_off || off >= h->alloc.heap_end || (off & 15u) != 0) {
+			break;
+		}
+		blocks++;
+		bytes += tbl_entry_at(t, off)->bytes;
+		prev = off;
+		off = tbl_entry_at(t, off)->retire_next;
+	}
+	if (off) {
+		if (prev) {
+			tbl_entry_at(t, prev)->retire_next = 0;
+		} else {
+			h->retire_head = 0;
+		}
+	}
+	h->retire_tail = prev;
+	h->retired_blocks = blocks;
+	h->retired_bytes = bytes;
+}
+
+void tbl_alloc_lock(tbl_t *t)
+{
+	block(t);
+	if (TBL_UNLIKELY(tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr))) == TBL_LOCK_RECOVERED)) {
+		tbl_alloc_rebuild(&t->hdr->alloc, t->base);
+		repair_retire_queue(t);
+		note_repair(t);
+	}
+}
+
+void tbl_alloc_unlock(tbl_t *t)
+{
+	tbl_lock_release(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr)));
+	unblock(t);
+}
+
+/* A creator that died after publishing a name in the index but before bumping the count would let its
+ * id be handed out twice; recompute the count from the index. */
+static void repair_ns(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t i, max_id = 0;
+
+	for (i = 0; i < h->nsindex_size; i++) {
+		uint16_t v = atomic_load(&t->nsindex[i]);
+		if (v && v > max_id) {
+			max_id = v;   /* the index stores id + 1 */
+		}
+	}
+	/* max_id is the highest id + 1, i.e. the count those ids need. */
+	if (atomic_load(&h->ns_created) < max_id) {
+		atomic_store(&h->ns_created, max_id);
+	}
+}
+
+void tbl_ns_lock(tbl_t *t)
+{
+	block(t);
+	if (TBL_UNLIKELY(tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_NS(t->hdr))) == TBL_LOCK_RECOVERED)) {
+		repair_ns(t);
+		note_repair(t);
+	}
+}
+
+void tbl_ns_unlock(tbl_t *t)
+{
+	tbl_lock_release(tbl_lock_at(t, TBL_LOCK_NS(t->hdr)));
+	unblock(t);
+}
+
+void tbl_misc_lock(tbl_t *t)
+{
+	block(t);
+	if (TBL_UNLIKELY(tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_MISC(t->hdr))) == TBL_LOCK_RECOVERED)) {
+		atomic_fetch_add(&t->hdr->lock_repairs, 1);
+	}
+}
+
+void tbl_misc_unlock(tbl_t *t)
+{
+	tbl_lock_release(tbl_lock_at(t, TBL_LOCK_MISC(t->hdr)));
+	unblock(t);
+}

@@ -1,0 +1,345 @@
+/*
+ * table_core.c - the facade: creating the segment, the lock-free read path, counters, stats, scans.
+ * Writes live in write.c, making room in evict.c, reclamation in epoch.c.
+ *
+ * The geometry scales with table.memory: one bucket per 256 bytes (power of two), one reader slot per
+ * 16 KiB (64 to 4096) and one namespace per 64 KiB (16 to 4096). Everything but the heap is carved out
+ * of the front of the segment; see segment.h for the picture. The mapping is zero-filled, so only the
+ * fields that start non-zero are written here, and the untouched parts are never faulted in.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "epoch.h"
+#include "evict.h"
+#include "hash.h"
+#include "index.h"
+#include "sync.h"
+
+static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	return v < lo ? lo : (v > hi ? hi : v);
+}
+
+static uint64_t pow2_floor(uint64_t v)
+{
+	uint64_t p = 1;
+	while (p * 2 <= v) {
+		p *= 2;
+	}
+	return p;
+}
+
+/* Lay the segment out. Returns the heap offset, or 0 when the segment is too small for its own
+ * bookkeeping. */
+static uint64_t plan_layout(tbl_header_t *h, uint64_t memory)
+{
+	uint64_t off;
+
+	h->nstripes = TBL_NSTRIPES;
+	h->nslots = (uint32_t)clamp_u64(memory / 16384u, 64, 4096);
+	h->max_ns = (uint32_t)clamp_u64(memory / 65536u, 16, 4096);
+	h->nsindex_size = (uint32_t)pow2_floor(h->max_ns) * 4u;
+	h->nbuckets = pow2_floor(clamp_u64(memory / 256u, 1024, UINT64_MAX / 2));
+
+	off = TBL_ALIGN_UP(sizeof(tbl_header_t), TBL_CACHELINE);
+	h->off_slots = off;
+	off += (uint64_t)h->nslots * sizeof(tbl_slot_t);
+	h->off_locks = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
+	off += (uint64_t)TBL_NLOCKS(h) * sizeof(tbl_lock_t);
+	h->off_nscounts = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
+	off += (uint64_t)h->nstripes * h->max_ns * sizeof(tbl_nscount_t);
+	h->off_nsrecs = off = TBL_ALIGN_UP(off, 8);
+	off += (uint64_t)h->max_ns * sizeof(tbl_nsrec_t);
+	h->off_nsindex = off = TBL_ALIGN_UP(off, 8);
+	off += (uint64_t)h->nsindex_size * sizeof(uint16_t);
+	h->off_claims = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
+	off += (uint64_t)TBL_NCLAIMS * sizeof(tbl_claim_t);
+	h->off_buckets = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
+	off += h->nbuckets * sizeof(uint64_t);
+	off = TBL_ALIGN_UP(off, 4096);
+	return off + 65536u <= memory ? off : 0;
+}
+
+static void bind_handle(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+
+	t->slots = (tbl_slot_t *)(void *)(t->base + h->off_slots);
+	t->locks = (tbl_lock_t *)(void *)(t->base + h->off_locks);
+	t->nscounts = (tbl_nscount_t *)(void *)(t->base + h->off_nscounts);
+	t->nsrecs = (tbl_nsrec_t *)(void *)(t->base + h->off_nsrecs);
+	t->nsindex = (_Atomic uint16_t *)(void *)(t->base + h->off_nsindex);
+	t->claims = (tbl_claim_t *)(void *)(t->base + h->off_claims);
+	t->buckets = (_Atomic uint64_t *)(void *)(t->base + h->off_buckets);
+	t->bucket_mask = h->nbuckets - 1u;
+}
+
+tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen)
+{
+	tbl_header_t plan, *h;
+	uint64_t heap_off;
+	tbl_status_t st;
+	uint32_t i;
+	tbl_t *t;
+
+	*out = NULL;
+	memset(&plan, 0, sizeof(plan));
+	if (cfg->memory < TBL_MIN_MEMORY || (heap_off = plan_layout(&plan, cfg->memory)) == 0) {
+		snprintf(errbuf, errlen, "a segment of %llu bytes is too small (at least %u bytes)",
+		         (unsigned long long)cfg->memory, TBL_MIN_MEMORY);
+		return TBL_EINVAL;
+	}
+	if (cfg->policy > TBL_POLICY_RANDOM) {
+		snprintf(errbuf, errlen, "unknown eviction policy %d", (int)cfg->policy);
+		return TBL_EINVAL;
+	}
+	if (!(t = calloc(1, sizeof(*t)))) {
+		snprintf(errbuf, errlen, "calloc(%zu) failed", sizeof(*t));
+		return TBL_ESYS;
+	}
+	t->shm_ops = tbl_shm_default_ops();
+	if ((st = t->shm_ops->create(&t->shm, (size_t)cfg->memory, errbuf, errlen)) != TBL_OK) {
+		free(t);
+		return st;
+	}
+	t->base = t->shm.addr;
+	t->hdr = h = (tbl_header_t *)(void *)t->base;
+	t->hooks = cfg->hooks;
+	memcpy(h, &plan, sizeof(plan));
+	h->magic = TBL_MAGIC;
+	h->layout_version = TBL_LAYOUT_VERSION;
+	h->segment_size = cfg->memory;
+	h->policy = (uint32_t)cfg->policy;
+	atomic_store(&h->epoch, 1);
+	atomic_store(&h->ns_created, 1);   /* id 0: the default namespace */
+	bind_handle(t);
+	for (i = 0; i < TBL_NLOCKS(h); i++) {
+		if ((st = tbl_lock_init(&t->locks[i], errbuf, errlen)) != TBL_OK) {
+			t->shm_ops->detach(&t->shm);
+			free(t);
+			return st;
+		}
+	}
+	tbl_alloc_init(&h->alloc, t->base, heap_off, cfg->memory - heap_off);
+	tbl_epoch_track_fork(t);
+	*out = t;
+	return TBL_OK;
+}
+
+void tbl_detach(tbl_t *t)
+{
+	if (t) {
+		tbl_read_reset(t);
+		tbl_slot_release(t);
+	}
+}
+
+void tbl_destroy(tbl_t *t)
+{
+	if (!t) {
+		return;
+	}
+	tbl_detach(t);
+	tbl_epoch_untrack_fork(t);
+	t->shm_ops->detach(&t->shm);
+	free(t);
+}
+
+const char *tbl_errstr(tbl_t *t)
+{
+	return t->errstr;
+}
+
+/* ---- reads --------------------------------------------------------------------------------------------- */
+
+tbl_status_t tbl_read_begin(tbl_t *t)
+{
+	tbl_status_t st = tbl_slot_ensure(t);
+
+	if (TBL_UNLIKELY(st != TBL_OK)) {
+		return st;
+	}
+	tbl_epoch_enter(t);
+	return TBL_OK;
+}
+
+void tbl_read_end(tbl_t *t)
+{
+	tbl_epoch_exit(t);
+}
+
+void tbl_read_reset(tbl_t *t)
+{
+	if (t->slot) {
+		tbl_epoch_exit(t);
+	}
+}
+
+static inline void fill_view(const tbl_entry_t *e, tbl_view_t *v)
+{
+	v->type = e->type;
+	v->data = tbl_entry_value(e);
+	v->len = e->val_len;
+	v->size = e->bytes;
+	v->created = e->created;
+	v->updated = e->updated;
+	v->expire = TBL_LOAD_RELAXED(&((tbl_entry_t *)e)->expire);
+}
+
+tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
+{
+	uint64_t hash = tbl_hash_bytes(key, klen, ns);
+	tbl_entry_t *e = tbl_index_find(t, hash, ns, key, klen);
+
+	if (TBL_LIKELY(e != NULL)) {
+		uint32_t exp = TBL_LOAD_RELAXED(&e->expire);
+		int lru = t->hdr->policy == TBL_POLICY_LRU;
+
+		if (exp || lru) {
+			tbl_now_t now = tbl_clock_now();
+			if (exp && exp <= now.sec) {
+				goto miss;
+			}
+			/* At most one store per entry per 100 ms tick: reads stay off shared lines. */
+			if (lru && TBL_LOAD_RELAXED(&e->atime) != now.tick) {
+				TBL_STORE_RELAXED(&e->atime, now.tick);
+			}
+		}
+		fill_view(e, out);
+		if (count) {
+			TBL_COUNT(t, hits, 1);
+		}
+		return TBL_OK;
+	}
+miss:
+	if (count) {
+		TBL_COUNT(t, misses, 1);
+	}
+	return TBL_ENOTFOUND;
+}
+
+/* ---- counters and stats -------------------------------------------------------------------------------- */
+
+static void sum_ns(tbl_t *t, tbl_ns_t ns, uint64_t *entries, uint64_t *bytes)
+{
+	uint32_t s;
+
+	*entries = *bytes = 0;
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		tbl_nscount_t *c = tbl_nscount(t, s, ns);
+		*entries += TBL_LOAD_RELAXED(&c->entries);
+		*bytes += TBL_LOAD_RELAXED(&c->bytes);
+	}
+}
+
+uint64_t tbl_ns_entries(tbl_t *t, tbl_ns_t ns)
+{
+	uint64_t entries, bytes;
+
+	if (ns >= tbl_ns_count_created(t)) {
+		return 0;
+	}
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		tbl_expire_due(t, ns, tbl_clock_now().sec);
+	}
+	sum_ns(t, ns, &entries, &bytes);
+	return entries;
+}
+
+uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns)
+{
+	uint64_t entries, bytes;
+
+	if (ns >= tbl_ns_count_created(t)) {
+		return 0;
+	}
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		tbl_expire_due(t, ns, tbl_clock_now().sec);
+	}
+	sum_ns(t, ns, &entries, &bytes);
+	return bytes;
+}
+
+void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t i, hwm;
+	unsigned ns, created;
+
+	memset(out, 0, sizeof(*out));
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		tbl_expire_due(t, -1, tbl_clock_now().sec);
+	}
+	tbl_misc_lock(t);
+	hwm = atomic_load(&h->slots_hwm);
+#define TBL_SUM(f) out->f = TBL_LOAD_RELAXED(&h->folded.f)
+	TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
+	TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom);
+#undef TBL_SUM
+	for (i = 0; i < hwm; i++) {
+		tbl_slot_t *s = &t->slots[i];
+		if (atomic_load(&s->pid) == 0) {
+			continue;
+		}
+		out->slots_used++;
+#define TBL_SUM(f) out->f += TBL_LOAD_RELAXED(&s->stats.f)
+		TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
+		TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom);
+#undef TBL_SUM
+	}
+	tbl_misc_unlock(t);
+
+	created = tbl_ns_count_created(t);
+	for (ns = 0; ns < created; ns++) {
+		uint64_t entries, bytes;
+		sum_ns(t, (tbl_ns_t)ns, &entries, &bytes);
+		out->entries += entries;
+		out->entry_bytes += bytes;
+	}
+	tbl_alloc_lock(t);
+	out->free_bytes = h->alloc.free_bytes;
+	out->used_bytes = h->alloc.used_bytes;
+	out->heap_size = h->alloc.heap_end - h->alloc.heap_off;
+	out->retired_blocks = h->retired_blocks;
+	out->retired_bytes = h->retired_bytes;
+	tbl_alloc_unlock(t);
+	out->segment_size = h->segment_size;
+	out->slots_total = h->nslots;
+	out->lock_repairs = atomic_load(&h->lock_repairs);
+	out->buckets = h->nbuckets;
+	out->stripes = h->nstripes;
+	out->namespaces = created;
+	out->policy = (tbl_policy_t)h->policy;
+}
+
+/* ---- scans --------------------------------------------------------------------------------------------- */
+
+uint64_t tbl_scan(tbl_t *t, uint32_t ns, uint64_t *cursor, uint64_t max_buckets, tbl_scan_fn fn, void *ctx)
+{
+	uint64_t b = *cursor, visited = 0;
+	uint32_t now_sec;
+	int stop = 0;
+
+	if (tbl_read_begin(t) != TBL_OK) {
+		*cursor = 0;
+		return 0;
+	}
+	now_sec = tbl_clock_now().sec;
+	for (; b < t->hdr->nbuckets && visited < max_buckets && !stop; b++, visited++) {
+		uint64_t off = atomic_load_explicit(&t->buckets[b], memory_order_acquire);
+
+		while (off && !stop) {
+			tbl_entry_t *e = tbl_entry_at(t, off);
+			if ((ns == TBL_SCAN_ALL_NS || e->ns == ns) && !tbl_entry_expired(e, now_sec)) {
+				tbl_view_t v;
+				fill_view(e, &v);
+				stop = fn(ctx, e->ns, tbl_entry_key(e), e->key_len, &v);
+			}
+			off = atomic_load_explicit(&e->next, memory_order_acquire);
+		}
+	}
+	tbl_read_end(t);
+	*cursor = b >= t->hdr->nbuckets ? 0 : b;
+	return visited;
+}

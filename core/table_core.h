@@ -1,0 +1,179 @@
+/*
+ * table_core.h - the facade of the Zend-free core: one shared-memory key/value table.
+ *
+ * A tbl_t is a process-local handle onto one segment. The segment is created once (in the parent,
+ * before workers fork) and every forked process uses the same handle; the first call in a new process
+ * claims that process's reader slot on its own (an atfork handler marks the handle).
+ *
+ * Threading model: one thread per process uses a handle (PHP NTS). Processes run concurrently.
+ *   - Readers (tbl_lookup between tbl_read_begin/tbl_read_end, the scans) take no lock.
+ *   - Writers take a stripe lock (robust, process-shared) and never call back into the caller while
+ *     holding it. Before every critical section the core calls hooks.block_signals() and after it
+ *     hooks.unblock_signals(); the pairs are balanced on every return path.
+ *
+ * Values are opaque bytes tagged with a type byte chosen by the caller. The core interprets exactly one
+ * type: TBL_T_LONG (an int64 in host order), for tbl_incr() and for cas() of integers.
+ */
+#ifndef TBL_TABLE_CORE_H
+#define TBL_TABLE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "status.h"
+
+#define TBL_KEY_MAX        65535u
+#define TBL_NS_NAME_MAX    255u
+#define TBL_EXPIRE_MAX     2147483647u    /* seconds; larger relative TTLs are rejected */
+
+/* Value types. The core stores them; only LONG has a meaning to it. */
+enum {
+	TBL_T_NULL = 0,
+	TBL_T_FALSE = 1,
+	TBL_T_TRUE = 2,
+	TBL_T_LONG = 3,      /* 8 bytes, int64_t */
+	TBL_T_DOUBLE = 4,    /* 8 bytes, double */
+	TBL_T_STRING = 5,    /* raw bytes */
+	TBL_T_ARRAY = 6,     /* the binding's native array encoding */
+	TBL_T_SERIAL_PHP = 7,
+	TBL_T_SERIAL_IGBINARY = 8
+};
+
+typedef enum tbl_policy { TBL_POLICY_NOEVICTION = 0, TBL_POLICY_LRU = 1, TBL_POLICY_RANDOM = 2 } tbl_policy_t;
+
+typedef enum tbl_store_mode {
+	TBL_STORE_SET = 0,   /* insert or replace */
+	TBL_STORE_ADD = 1    /* insert only when no live entry exists (TBL_EEXIST otherwise) */
+} tbl_store_mode_t;
+
+/* Namespace handle: 0 is the default namespace. */
+typedef uint16_t tbl_ns_t;
+#define TBL_NS_DEFAULT ((tbl_ns_t)0)
+
+/* Hooks the embedding program installs (the PHP binding maps them to HANDLE_BLOCK_INTERRUPTIONS).
+ * Both may be NULL. They must not fail and must not longjmp. */
+typedef struct tbl_hooks {
+	void (*block_signals)(void);
+	void (*unblock_signals)(void);
+} tbl_hooks_t;
+
+typedef struct tbl_config {
+	uint64_t memory;           /* segment size in bytes */
+	tbl_policy_t policy;
+	tbl_hooks_t hooks;
+} tbl_config_t;
+
+typedef struct tbl tbl_t;
+
+/* A value as stored. Passed in to writers; pointed at the segment by readers. */
+typedef struct tbl_value {
+	uint8_t type;
+	const void *data;
+	uint32_t len;
+} tbl_value_t;
+
+/* What a lookup sees. `data` points into the segment and is valid until tbl_read_end(). */
+typedef struct tbl_view {
+	uint8_t type;
+	const void *data;
+	uint32_t len;          /* value bytes */
+	uint32_t size;         /* bytes the entry holds in the segment (what memory() counts) */
+	uint32_t created;      /* unix seconds of the first set of this key */
+	uint32_t updated;      /* unix seconds of the latest write */
+	uint32_t expire;       /* unix seconds, 0 = never */
+} tbl_view_t;
+
+/* Create the segment and map it. On failure returns TBL_ESYS/TBL_EINVAL and writes a message that names
+ * the failing call into errbuf. */
+tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen);
+/* Release this process's slot (folding its stats) and unmap. Safe in any process. */
+void tbl_destroy(tbl_t *t);
+/* Release this process's slot without unmapping (call at process/module shutdown in every process). */
+void tbl_detach(tbl_t *t);
+
+/* ---- namespaces ---------------------------------------------------------------------------------- */
+/* Find a namespace by name. TBL_ENOTFOUND when it has never been created. */
+tbl_status_t tbl_ns_find(tbl_t *t, const char *name, size_t len, tbl_ns_t *out);
+/* Find or create (takes the namespace lock when creating). TBL_ENSFULL when the table is full. */
+tbl_status_t tbl_ns_get(tbl_t *t, const char *name, size_t len, tbl_ns_t *out);
+/* Name of a namespace (not NUL-terminated). The default namespace has length 0. */
+const char *tbl_ns_name(tbl_t *t, tbl_ns_t ns, size_t *len);
+/* Number of namespaces ever created, the default included; valid handles are 0 .. n-1. */
+unsigned tbl_ns_count_created(tbl_t *t);
+/* The most namespaces this table can hold, the default included (scales with the segment size). */
+unsigned tbl_ns_limit(tbl_t *t);
+
+/* ---- reads (lock-free) --------------------------------------------------------------------------- */
+/* Enter / leave a read section. Lookups and the data they return are only valid inside one. Sections
+ * do not nest. A section left open by a longjmp is closed by the next tbl_read_begin or by
+ * tbl_read_reset (call it at request end). */
+tbl_status_t tbl_read_begin(tbl_t *t);
+void tbl_read_end(tbl_t *t);
+void tbl_read_reset(tbl_t *t);
+
+/* Find a live entry. Counts a hit or a miss in this process's stats when `count` is non-zero. */
+tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
+
+/* ---- writes ---------------------------------------------------------------------------------------- */
+/* ttl: seconds from now, 0 = never expires. */
+tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val,
+                       uint32_t ttl, tbl_store_mode_t mode);
+/* Replace only when the stored value's type and bytes equal `expected` (TBL_EMISMATCH otherwise,
+ * TBL_ENOTFOUND when missing). Keeps the entry's expiry. */
+tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected,
+                     const tbl_value_t *val);
+tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
+/* Add `delta` to an integer entry; a missing key starts from 0 and gets `ttl` (0 = never). The expiry
+ * of an existing entry is kept. TBL_ETYPE / TBL_EOVERFLOW leave the entry unchanged. */
+tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64_t delta, uint32_t ttl,
+                      int64_t *result);
+/* Set a new TTL (0 = never) on a live entry. */
+tbl_status_t tbl_touch(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint32_t ttl);
+/* Remove every entry of one namespace; *removed gets the count. Readers are never blocked. */
+tbl_status_t tbl_clear_ns(tbl_t *t, tbl_ns_t ns, uint64_t *removed);
+/* Remove every entry of every namespace. */
+tbl_status_t tbl_clear_all(tbl_t *t, uint64_t *removed);
+
+/* ---- counters ---------------------------------------------------------------------------------------- */
+uint64_t tbl_ns_entries(tbl_t *t, tbl_ns_t ns);    /* O(stripes) */
+uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns);
+
+typedef struct tbl_stats {
+	uint64_t hits, misses, sets, deletes, evictions, expirations, oom;
+	uint64_t entries, entry_bytes;      /* live entries and the bytes they hold */
+	uint64_t segment_size, heap_size;   /* whole mapping; the part usable for entries */
+	uint64_t free_bytes, used_bytes;    /* allocator view (retired-but-unfreed blocks count as used) */
+	uint64_t retired_blocks, retired_bytes;
+	uint64_t slots_total, slots_used;
+	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
+	uint64_t buckets, stripes;
+	uint64_t namespaces;                /* created, the default included */
+	tbl_policy_t policy;
+} tbl_stats_t;
+void tbl_get_stats(tbl_t *t, tbl_stats_t *out);
+
+/* ---- scans ----------------------------------------------------------------------------------------- */
+/* Visit the live entries of buckets [*cursor, *cursor + max_buckets) inside a read section the scan opens
+ * and closes itself; the callback must not call into the table. ns = TBL_SCAN_ALL_NS visits every
+ * namespace. *cursor advances; it is 0 again when the scan has wrapped (done). Returns the number of
+ * buckets visited. The callback returns non-zero to stop early (the cursor then points after the
+ * bucket being visited). */
+#define TBL_SCAN_ALL_NS 0xFFFFFFFFu
+typedef int (*tbl_scan_fn)(void *ctx, tbl_ns_t ns, const char *key, size_t klen, const tbl_view_t *v);
+uint64_t tbl_scan(tbl_t *t, uint32_t ns, uint64_t *cursor, uint64_t max_buckets, tbl_scan_fn fn, void *ctx);
+
+/* ---- remember(): at most one computer per key across processes ---------------------------------- */
+/* TBL_OK: the caller is the computer and must call tbl_claim_release() when done (even on failure).
+ * TBL_EBUSY: a live process is computing it; poll lookups and retry until the caller's bound.
+ * A claim whose owner died or whose deadline passed is taken over. */
+tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint32_t deadline_ms);
+void tbl_claim_release(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
+
+/* ---- maintenance and debugging ------------------------------------------------------------------ */
+/* Run a full consistency check (chains, counters, allocator). 0 when consistent; -1 and a message. */
+int tbl_check(tbl_t *t, char *err, size_t errlen);
+/* Message of the last TBL_ESYS from this handle. */
+const char *tbl_errstr(tbl_t *t);
+/* Version of the segment layout. */
+#define TBL_LAYOUT_VERSION 1
+
+#endif

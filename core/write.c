@@ -1,0 +1,381 @@
+/*
+ * write.c - every operation that changes the table: store (set/add), cas, delete, incr, touch, clear.
+ *
+ * Each one follows the same shape: validate, hash, take the key's stripe lock, look the key up (an
+ * expired entry found on the way is removed and counts as absent), build the new entry completely in a
+ * fresh block, publish it with one release store, account for it, retire what it replaced, unlock.
+ * Nothing in between can call back into the embedding program, so nothing can longjmp out of a lock.
+ * The value bytes were produced by the caller before the call: serialization (which runs user code)
+ * never happens under a lock.
+ */
+#include <string.h>
+#include "epoch.h"
+#include "evict.h"
+#include "hash.h"
+#include "index.h"
+#include "sync.h"
+#include "write.h"
+
+#define TBL_RECLAIM_EVERY  32u   /* retires between reclamation passes */
+#define TBL_SWEEP_EVERY    64u   /* stores between incremental TTL sweeps */
+#define TBL_SWEEP_BUCKETS  32u
+
+/* ---- accounting -------------------------------------------------------------------------------- */
+
+void tbl_count_add(tbl_t *t, uint32_t stripe, const tbl_entry_t *e)
+{
+	tbl_nscount_t *c = tbl_nscount(t, stripe, e->ns);
+	uint32_t exp = TBL_LOAD_RELAXED(&((tbl_entry_t *)e)->expire);
+	uint32_t min = TBL_LOAD_RELAXED(&c->min_expire);
+
+	TBL_STORE_RELAXED(&c->entries, TBL_LOAD_RELAXED(&c->entries) + 1);
+	TBL_STORE_RELAXED(&c->bytes, TBL_LOAD_RELAXED(&c->bytes) + e->bytes);
+	if (exp && (min == 0 || exp < min)) {
+		TBL_STORE_RELAXED(&c->min_expire, exp);
+		if (!TBL_LOAD_RELAXED(&t->hdr->has_ttl)) {
+			TBL_STORE_RELAXED(&t->hdr->has_ttl, 1);
+		}
+	}
+}
+
+void tbl_count_sub(tbl_t *t, uint32_t stripe, const tbl_entry_t *e)
+{
+	tbl_nscount_t *c = tbl_nscount(t, stripe, e->ns);
+
+	TBL_STORE_RELAXED(&c->entries, TBL_LOAD_RELAXED(&c->entries) - 1);
+	TBL_STORE_RELAXED(&c->bytes, TBL_LOAD_RELAXED(&c->bytes) - e->bytes);
+}
+
+void tbl_retire(tbl_t *t, tbl_entry_t *e)
+{
+	tbl_alloc_lock(t);
+	tbl_retire_locked(t, tbl_offset_of(t, e));
+	if (t->hdr->retires_since_reclaim >= TBL_RECLAIM_EVERY) {
+		tbl_reclaim_locked(t, 0);
+	}
+	tbl_alloc_unlock(t);
+}
+
+void tbl_remove_locked(tbl_t *t, uint32_t stripe, _Atomic uint64_t *link, tbl_entry_t *e)
+{
+	tbl_index_unlink(link, e);
+	tbl_count_sub(t, stripe, e);
+	tbl_retire(t, e);
+}
+
+/* ---- the common shape ---------------------------------------------------------------------------- */
+
+typedef struct write_ctx {
+	tbl_ns_t ns;
+	const char *key;
+	size_t klen;
+	uint64_t hash, bucket;
+	uint32_t stripe;
+	tbl_now_t now;
+} write_ctx_t;
+
+static tbl_status_t write_begin(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, write_ctx_t *w)
+{
+	tbl_status_t st;
+
+	if (klen == 0 || klen > TBL_KEY_MAX || ns >= tbl_ns_count_created(t)) {
+		return TBL_EINVAL;
+	}
+	if ((st = tbl_slot_ensure(t)) != TBL_OK) {
+		return st;
+	}
+	w->ns = ns;
+	w->key = key;
+	w->klen = klen;
+	w->hash = tbl_hash_bytes(key, klen, ns);
+	w->bucket = tbl_bucket_of_hash(t, w->hash);
+	w->stripe = tbl_stripe_of_bucket(t, w->bucket);
+	w->now = tbl_clock_now();
+	tbl_stripe_lock(t, w->stripe);
+	return TBL_OK;
+}
+
+static void write_end(tbl_t *t, write_ctx_t *w)
+{
+	tbl_stripe_unlock(t, w->stripe);
+}
+
+/* The live entry for the key and the link to it; an expired one is removed on the way. */
+static _Atomic uint64_t *find_live(tbl_t *t, write_ctx_t *w, tbl_entry_t **out)
+{
+	_Atomic uint64_t *link = tbl_index_find_link(t, w->hash, w->ns, w->key, w->klen, out);
+
+	if (*out && tbl_entry_expired(*out, w->now.sec)) {
+		tbl_remove_locked(t, w->stripe, link, *out);
+		TBL_COUNT(t, expirations, 1);
+		*out = NULL;
+		return NULL;
+	}
+	return link;
+}
+
+static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tbl_value_t *v,
+                                uint32_t created, uint32_t expire)
+{
+	tbl_entry_t *e = tbl_entry_at(t, off);
+
+	atomic_store_explicit(&e->next, 0, memory_order_relaxed);
+	e->hash = w->hash;
+	e->retire_next = 0;
+	e->retire_epoch = 0;
+	e->ns = w->ns;
+	e->key_len = (uint16_t)w->klen;
+	e->type = v->type;
+	e->flags = 0;
+	e->reserved = 0;
+	e->val_len = v->len;
+	atomic_store_explicit(&e->atime, w->now.tick, memory_order_relaxed);
+	e->created = created;
+	e->updated = w->now.sec;
+	atomic_store_explicit(&e->expire, expire, memory_order_relaxed);
+	e->bytes = (uint32_t)tbl_alloc_block_size(t->base, off);
+	memcpy((char *)tbl_entry_key(e), w->key, w->klen);
+	if (v->len) {
+		memcpy((void *)tbl_entry_value(e), v->data, v->len);
+	}
+	return e;
+}
+
+/* Insert or replace the key's entry (stripe lock held). `keep_created` keeps the replaced entry's
+ * creation time, which is the normal case; `expire` is absolute. */
+static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, uint32_t expire)
+{
+	uint64_t off = tbl_alloc_entry(t, w->stripe, tbl_entry_alloc_size(w->klen, v->len), w->now);
+	_Atomic uint64_t *link;
+	tbl_entry_t *old, *n;
+
+	if (!off) {
+		TBL_COUNT(t, oom, 1);
+		return TBL_ENOMEM;
+	}
+	/* Making room may have evicted or expired entries of this very stripe: look again. */
+	link = find_live(t, w, &old);
+	n = build_entry(t, w, off, v, old ? old->created : w->now.sec, expire);
+	if (old) {
+		tbl_index_replace(t, link, old, n);
+		tbl_count_sub(t, w->stripe, old);
+		tbl_count_add(t, w->stripe, n);
+		tbl_retire(t, old);
+	} else {
+		tbl_index_push(t, w->bucket, n);
+		tbl_count_add(t, w->stripe, n);
+	}
+	TBL_COUNT(t, sets, 1);
+	return TBL_OK;
+}
+
+static tbl_status_t check_size(tbl_t *t, size_t klen, const tbl_value_t *v)
+{
+	if (v->len > UINT32_MAX - 4096u
+	    || tbl_entry_alloc_size(klen, v->len) > tbl_alloc_max_payload(&t->hdr->alloc)) {
+		return TBL_ETOOBIG;
+	}
+	return TBL_OK;
+}
+
+static uint32_t expire_at(tbl_now_t now, uint32_t ttl)
+{
+	return ttl ? now.sec + ttl : 0;
+}
+
+static void maybe_sweep(tbl_t *t, tbl_now_t now)
+{
+	if ((++t->store_count % TBL_SWEEP_EVERY) == 0) {
+		tbl_sweep_step(t, TBL_SWEEP_BUCKETS, now.sec);
+	}
+}
+
+/* ---- operations ---------------------------------------------------------------------------------- */
+
+tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val,
+                       uint32_t ttl, tbl_store_mode_t mode)
+{
+	write_ctx_t w;
+	tbl_entry_t *old;
+	tbl_status_t st;
+
+	if (ttl > TBL_EXPIRE_MAX) {
+		return TBL_EINVAL;
+	}
+	if ((st = check_size(t, klen, val)) != TBL_OK || (st = write_begin(t, ns, key, klen, &w)) != TBL_OK) {
+		return st;
+	}
+	if (mode == TBL_STORE_ADD && (find_live(t, &w, &old), old != NULL)) {
+		st = TBL_EEXIST;
+	} else {
+		st = put_locked(t, &w, val, expire_at(w.now, ttl));
+	}
+	write_end(t, &w);
+	maybe_sweep(t, w.now);
+	return st;
+}
+
+tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected,
+                     const tbl_value_t *val)
+{
+	write_ctx_t w;
+	tbl_entry_t *old;
+	tbl_status_t st;
+
+	if ((st = check_size(t, klen, val)) != TBL_OK || (st = write_begin(t, ns, key, klen, &w)) != TBL_OK) {
+		return st;
+	}
+	find_live(t, &w, &old);
+	if (!old) {
+		st = TBL_ENOTFOUND;
+	} else if (old->type != expected->type || old->val_len != expected->len
+	           || (expected->len && memcmp(tbl_entry_value(old), expected->data, expected->len) != 0)) {
+		st = TBL_EMISMATCH;
+	} else {
+		st = put_locked(t, &w, val, TBL_LOAD_RELAXED(&old->expire));
+	}
+	write_end(t, &w);
+	return st;
+}
+
+tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
+{
+	write_ctx_t w;
+	_Atomic uint64_t *link;
+	tbl_entry_t *old;
+	tbl_status_t st;
+
+	if ((st = write_begin(t, ns, key, klen, &w)) != TBL_OK) {
+		return st;
+	}
+	link = find_live(t, &w, &old);
+	if (old) {
+		tbl_remove_locked(t, w.stripe, link, old);
+		TBL_COUNT(t, deletes, 1);
+	} else {
+		st = TBL_ENOTFOUND;
+	}
+	write_end(t, &w);
+	return st;
+}
+
+tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64_t delta, uint32_t ttl,
+                      int64_t *result)
+{
+	write_ctx_t w;
+	tbl_entry_t *old;
+	tbl_status_t st;
+	int64_t cur = 0, next;
+	uint32_t expire;
+	tbl_value_t v;
+
+	if (ttl > TBL_EXPIRE_MAX) {
+		return TBL_EINVAL;
+	}
+	if ((st = write_begin(t, ns, key, klen, &w)) != TBL_OK) {
+		return st;
+	}
+	find_live(t, &w, &old);
+	if (old && (old->type != TBL_T_LONG || old->val_len != sizeof(int64_t))) {
+		st = TBL_ETYPE;
+		goto done;
+	}
+	if (old) {
+		memcpy(&cur, tbl_entry_value(old), sizeof(cur));
+		expire = TBL_LOAD_RELAXED(&old->expire);
+	} else {
+		expire = expire_at(w.now, ttl);
+	}
+	if (__builtin_add_overflow(cur, delta, &next)) {
+		st = TBL_EOVERFLOW;
+		goto done;
+	}
+	v.type = TBL_T_LONG;
+	v.data = &next;
+	v.len = sizeof(next);
+	st = put_locked(t, &w, &v, expire);
+	if (st == TBL_OK) {
+		*result = next;
+	}
+done:
+	write_end(t, &w);
+	return st;
+}
+
+tbl_status_t tbl_touch(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint32_t ttl)
+{
+	write_ctx_t w;
+	tbl_entry_t *old;
+	tbl_status_t st;
+
+	if (ttl > TBL_EXPIRE_MAX) {
+		return TBL_EINVAL;
+	}
+	if ((st = write_begin(t, ns, key, klen, &w)) != TBL_OK) {
+		return st;
+	}
+	find_live(t, &w, &old);
+	if (old) {
+		/* expire is the one field a linked entry may change: readers see the old or the new value. */
+		atomic_store_explicit(&old->expire, expire_at(w.now, ttl), memory_order_relaxed);
+		tbl_count_sub(t, w.stripe, old);
+		tbl_count_add(t, w.stripe, old);
+	} else {
+		st = TBL_ENOTFOUND;
+	}
+	write_end(t, &w);
+	return st;
+}
+
+/* Remove every entry of `ns` (or all when ns < 0), stripe by stripe, so readers and writers of other
+ * stripes never wait on it. */
+static tbl_status_t clear_entries(tbl_t *t, int ns, uint64_t *removed)
+{
+	tbl_header_t *h;
+	uint32_t s, now_sec;
+	uint64_t n = 0, b;
+	tbl_status_t st;
+
+	if ((st = tbl_slot_ensure(t)) != TBL_OK) {
+		return st;
+	}
+	h = t->hdr;
+	now_sec = tbl_clock_now().sec;
+	for (s = 0; s < h->nstripes; s++) {
+		tbl_stripe_lock(t, s);
+		for (b = s; b < h->nbuckets; b += h->nstripes) {
+			_Atomic uint64_t *link = &t->buckets[b];
+			uint64_t off;
+
+			while ((off = atomic_load_explicit(link, memory_order_relaxed)) != 0) {
+				tbl_entry_t *e = tbl_entry_at(t, off);
+				if (ns >= 0 && e->ns != (tbl_ns_t)ns) {
+					link = &e->next;
+					continue;
+				}
+				if (!tbl_entry_expired(e, now_sec)) {
+					n++;
+				}
+				tbl_remove_locked(t, s, link, e);
+			}
+		}
+		tbl_stripe_unlock(t, s);
+	}
+	if (removed) {
+		*removed = n;
+	}
+	return TBL_OK;
+}
+
+tbl_status_t tbl_clear_ns(tbl_t *t, tbl_ns_t ns, uint64_t *removed)
+{
+	if (ns >= tbl_ns_count_created(t)) {
+		return TBL_EINVAL;
+	}
+	return clear_entries(t, (int)ns, removed);
+}
+
+tbl_status_t tbl_clear_all(tbl_t *t, uint64_t *removed)
+{
+	return clear_entries(t, -1, removed);
+}
