@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include "hash.h"
 #include "segment.h"
+#include "gc.h"
 #include "sync.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -136,19 +137,37 @@ static int check_locked(tbl_t *t, char *err, size_t errlen)
 	return 0;
 }
 
-int tbl_check(tbl_t *t, char *err, size_t errlen)
+static void lock_all(tbl_t *t)
 {
 	uint32_t s;
-	int rc;
 
 	for (s = 0; s < t->hdr->nstripes; s++) {
 		tbl_stripe_lock(t, s);
 	}
 	tbl_alloc_lock(t);
-	rc = check_locked(t, err, errlen);
+}
+
+static void unlock_all(tbl_t *t)
+{
+	uint32_t s;
+
 	tbl_alloc_unlock(t);
 	for (s = t->hdr->nstripes; s-- > 0;) {
 		tbl_stripe_unlock(t, s);
 	}
+}
+
+int tbl_check(tbl_t *t, char *err, size_t errlen)
+{
+	int rc;
+
+	/* A lock whose holder died is repaired by its next taker; take every lock once so that all
+	 * pending repairs (and the leak recovery they call for) happen before judging. */
+	lock_all(t);
+	unlock_all(t);
+	tbl_gc_if_needed(t);
+	lock_all(t);
+	rc = check_locked(t, err, errlen);
+	unlock_all(t);
 	return rc;
 }

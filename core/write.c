@@ -11,6 +11,7 @@
 #include <string.h>
 #include "epoch.h"
 #include "evict.h"
+#include "gc.h"
 #include "hash.h"
 #include "index.h"
 #include "sync.h"
@@ -84,6 +85,7 @@ static tbl_status_t write_begin(tbl_t *t, tbl_ns_t ns, const char *key, size_t k
 	if ((st = tbl_slot_ensure(t)) != TBL_OK) {
 		return st;
 	}
+	tbl_gc_if_needed(t);
 	w->ns = ns;
 	w->key = key;
 	w->klen = klen;

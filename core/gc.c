@@ -1,0 +1,111 @@
+/*
+ * gc.c - mark and retire, after a writer died holding a lock.
+ *
+ * Chains are always well formed (every change is one store), so a dead writer can only leave behind:
+ *   - a block it allocated but had not linked yet, or
+ *   - an entry it had unlinked but not queued for reclamation yet, or
+ *   - (allocator crash) a block popped from the retire queue but not freed.
+ * All three are used blocks that nothing references. With every stripe lock and the allocator lock held
+ * no live writer is between "allocate" and "link", so "unreferenced" is exact: mark what the chains and
+ * the retire queue reference, then retire the rest. Retire, never free: a reader that was walking when
+ * the writer died may still be inside the unlinked entry.
+ */
+#include <stdlib.h>
+#include "epoch.h"
+#include "gc.h"
+#include "sync.h"
+
+typedef struct gc_ctx {
+	tbl_t *t;
+	uint64_t *marks;
+	uint64_t recovered;
+} gc_ctx_t;
+
+static size_t mark_index(const tbl_t *t, uint64_t off)
+{
+	return (size_t)((off - t->hdr->alloc.heap_off) / TBL_ALLOC_ALIGN);
+}
+
+static void mark(gc_ctx_t *g, uint64_t off)
+{
+	size_t i = mark_index(g->t, off);
+	g->marks[i / 64] |= 1ull << (i % 64);
+}
+
+static int marked(const gc_ctx_t *g, uint64_t off)
+{
+	size_t i = mark_index(g->t, off);
+	return (g->marks[i / 64] >> (i % 64)) & 1u;
+}
+
+typedef struct gc_leak {
+	uint64_t off;
+	struct gc_leak *next;
+} gc_leak_t;
+
+static void collect_unmarked(void *ctx, uint64_t off, uint64_t size, int used)
+{
+	void **pair = ctx;
+	gc_ctx_t *g = pair[0];
+	gc_leak_t **list = pair[1], *l;
+
+	if (!used || marked(g, off)) {
+		return;
+	}
+	/* The block may hold a half-built entry: make the field reclamation reads trustworthy. */
+	tbl_entry_at(g->t, off)->bytes = (uint32_t)size;
+	g->recovered++;
+	if ((l = malloc(sizeof(*l))) != NULL) {
+		l->off = off;
+		l->next = *list;
+		*list = l;
+	}
+}
+
+uint64_t tbl_gc(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	gc_ctx_t g = { t, NULL, 0 };
+	gc_leak_t *leaks = NULL, *l;
+	void *pair[2] = { &g, &leaks };
+	uint64_t b, off, nbits;
+	uint32_t s;
+
+	nbits = (h->alloc.heap_end - h->alloc.heap_off) / TBL_ALLOC_ALIGN + 1;
+	if (!(g.marks = calloc((size_t)(nbits / 64 + 1), sizeof(uint64_t)))) {
+		return 0;
+	}
+	for (s = 0; s < h->nstripes; s++) {
+		tbl_stripe_lock(t, s);
+	}
+	tbl_alloc_lock(t);
+	atomic_store(&h->gc_needed, 0);
+	for (b = 0; b < h->nbuckets; b++) {
+		for (off = atomic_load(&t->buckets[b]); off; off = atomic_load(&tbl_entry_at(t, off)->next)) {
+			mark(&g, off);
+		}
+	}
+	for (off = h->retire_head; off; off = tbl_entry_at(t, off)->retire_next) {
+		mark(&g, off);
+	}
+	/* Collect during the walk, retire after it, so the walk never sees the queue it feeds. */
+	tbl_alloc_walk(&h->alloc, t->base, collect_unmarked, pair);
+	for (l = leaks; l; l = leaks) {
+		leaks = l->next;
+		tbl_retire_locked(t, l->off);
+		free(l);
+	}
+	tbl_alloc_unlock(t);
+	for (s = h->nstripes; s-- > 0;) {
+		tbl_stripe_unlock(t, s);
+	}
+	free(g.marks);
+	return g.recovered;
+}
+
+void tbl_gc_if_needed(tbl_t *t)
+{
+	if (TBL_UNLIKELY(atomic_load_explicit(&t->hdr->gc_needed, memory_order_relaxed))) {
+		tbl_gc(t);
+	}
+}
