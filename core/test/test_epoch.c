@@ -1,0 +1,123 @@
+/*
+ * test_epoch.c - reader slots and reclamation: a retired entry is freed only after every reader that
+ * could see it has left; slots of exited and killed processes are given back; a forked child gets a
+ * slot of its own.
+ */
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "epoch.h"
+#include "sync.h"
+#include "table_fixture.h"
+
+#define MB (1024u * 1024u)
+
+static uint64_t retired(tbl_t *t)
+{
+	tbl_stats_t st;
+	tbl_get_stats(t, &st);
+	return st.retired_blocks;
+}
+
+static void reclaim(tbl_t *t)
+{
+	tbl_alloc_lock(t);
+	tbl_reclaim_locked(t, 1);
+	tbl_alloc_unlock(t);
+}
+
+TBL_TEST(test_reclaim_waits_for_an_active_reader)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	int ready[2], release[2], status;
+	char c;
+	pid_t pid;
+
+	REQUIRE(t != NULL);
+	REQUIRE(pipe(ready) == 0 && pipe(release) == 0);
+	CHECK(fixture_set(t, 0, "k", "old", 0) == TBL_OK);
+	pid = fork();
+	if (pid == 0) {
+		tbl_read_begin(t);
+		(void)!write(ready[1], "r", 1);
+		(void)!read(release[0], &c, 1);
+		tbl_read_end(t);
+		(void)!write(ready[1], "d", 1);
+		tbl_detach(t);
+		_exit(0);
+	}
+	CHECK(read(ready[0], &c, 1) == 1);
+	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);   /* retires "old" */
+	reclaim(t);
+	CHECK_EQ_U64(retired(t), 1);                          /* the child may still see it */
+	CHECK(write(release[1], "x", 1) == 1);
+	CHECK(read(ready[0], &c, 1) == 1);
+	reclaim(t);
+	CHECK_EQ_U64(retired(t), 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+TBL_TEST(test_forked_child_claims_its_own_slot_and_returns_it)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	tbl_stats_t before, after;
+	int status;
+	pid_t pid;
+
+	REQUIRE(t != NULL);
+	CHECK(fixture_set(t, 0, "parent", "1", 0) == TBL_OK);
+	tbl_get_stats(t, &before);
+	pid = fork();
+	if (pid == 0) {
+		tbl_stats_t mid;
+		int ok = fixture_set(t, 0, "child", "1", 0) == TBL_OK;
+		tbl_get_stats(t, &mid);
+		ok = ok && mid.slots_used == before.slots_used + 1;
+		tbl_detach(t);
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	tbl_get_stats(t, &after);
+	CHECK_EQ_U64(after.slots_used, before.slots_used);
+	CHECK_EQ_U64(after.sets, 2);   /* the child's counters were folded in when it left */
+	tbl_destroy(t);
+}
+
+TBL_TEST(test_killed_processes_slots_are_reaped)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	tbl_stats_t st;
+	int i, status;
+
+	REQUIRE(t != NULL);
+	CHECK(fixture_set(t, 0, "k", "v", 0) == TBL_OK);
+	for (i = 0; i < 5; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			fixture_set(t, 0, "k", "w", 0);
+			raise(SIGKILL);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+	}
+	tbl_get_stats(t, &st);
+	CHECK_EQ_U64(st.slots_used, 6);
+	CHECK_EQ_U64(tbl_slots_reap(t, 0), 5);
+	tbl_get_stats(t, &st);
+	CHECK_EQ_U64(st.slots_used, 1);
+	tbl_destroy(t);
+}
+
+static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_reclaim_waits_for_an_active_reader),
+	TBL_TEST_ENTRY(test_forked_child_claims_its_own_slot_and_returns_it),
+	TBL_TEST_ENTRY(test_killed_processes_slots_are_reaped),
+};
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	return tbl_test_main(argv[0], tests, sizeof(tests) / sizeof(tests[0]));
+}
