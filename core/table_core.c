@@ -300,6 +300,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	tbl_alloc_lock(t);
 	out->free_bytes = h->alloc.free_bytes;
 	out->used_bytes = h->alloc.used_bytes;
+	out->largest_free = tbl_alloc_largest_free(&h->alloc, t->base);
 	out->heap_size = h->alloc.heap_end - h->alloc.heap_off;
 	out->retired_blocks = h->retired_blocks;
 	out->retired_bytes = h->retired_bytes;

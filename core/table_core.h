@@ -142,6 +142,7 @@ typedef struct tbl_stats {
 	uint64_t entries, entry_bytes;      /* live entries and the bytes they hold */
 	uint64_t segment_size, heap_size;   /* whole mapping; the part usable for entries */
 	uint64_t free_bytes, used_bytes;    /* allocator view (retired-but-unfreed blocks count as used) */
+	uint64_t largest_free;              /* biggest payload one allocation could get right now */
 	uint64_t retired_blocks, retired_bytes;
 	uint64_t slots_total, slots_used;
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
