@@ -1,0 +1,89 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Shm\Bench\Run;
+
+use Shm\Bench\BenchmarkFailure;
+use Shm\Bench\Log;
+use Shm\Bench\Subject\ApcuSubject;
+use Shm\Bench\Subject\RedisSubject;
+use Shm\Bench\Subject\RelayTableSubject;
+use Shm\Bench\Subject\SwooleTableSubject;
+use Shm\Bench\Subject\TableSubject;
+use Shm\Bench\Subject\YacSubject;
+
+/** Every subject the runner knows, and the choice of those that run. */
+final class Lineup
+{
+    /**
+     * APCu runs once per serializer in $apcuSerializers: in this process for its own apc.serializer, in
+     * a second PHP for any other.
+     *
+     * @param list<string> $apcuSerializers
+     * @return list<Participant> in running order
+     */
+    public static function all(array $apcuSerializers, string $runner, Log $log): array
+    {
+        $apcu = [];
+        foreach ($apcuSerializers as $serializer) {
+            $apcu[] = $serializer === ApcuSubject::serializer()
+                ? new LocalParticipant(new ApcuSubject(), $log)
+                : new ApcuVariantParticipant($serializer, $runner, $log);
+        }
+
+        return [
+            new LocalParticipant(new TableSubject(), $log),
+            ...$apcu,
+            new LocalParticipant(new YacSubject(), $log),
+            new LocalParticipant(new SwooleTableSubject(), $log),
+            new LocalParticipant(new RelayTableSubject(), $log),
+            new LocalParticipant(new RedisSubject(), $log),
+        ];
+    }
+
+    /**
+     * @param list<Participant> $participants
+     * @return list<string> what --filter may name
+     */
+    public static function names(array $participants): array
+    {
+        $names = [];
+        foreach ($participants as $participant) {
+            $names[] = $participant->name();
+            $names[] = $participant->family();
+        }
+
+        return array_values(array_unique($names));
+    }
+
+    /**
+     * Those the filter selects and that can run here. One that cannot is skipped with a warning, unless
+     * the filter named it: then the run fails rather than quietly leave it out.
+     *
+     * @param list<Participant> $participants
+     * @return list<Participant>
+     */
+    public static function select(array $participants, SubjectFilter $filter, Log $log): array
+    {
+        $selected = [];
+        foreach ($participants as $participant) {
+            if (!$filter->selects($participant)) {
+                continue;
+            }
+            $reason = $participant->unavailableReason();
+            if ($reason === null) {
+                $selected[] = $participant;
+            } elseif ($filter->names($participant)) {
+                throw new BenchmarkFailure("{$participant->name()} was selected with --filter but cannot run: $reason");
+            } else {
+                $log->warn("skipping {$participant->name()}: $reason");
+            }
+        }
+        if ($selected === []) {
+            throw new BenchmarkFailure('no subject to run');
+        }
+
+        return $selected;
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Smoke test of the benchmark runner: every case, briefly, with every subject available here; then
+# compare and gate on the result. Usage: benchmarks/smoke.sh [PHP options, default see test/common.sh]
+set -u
+source "$(dirname "$0")/test/common.sh"
+start_redis
+
+run=(php "${php_options[@]}" "$bench_dir/run")
+result="$work_dir/smoke.json"
+cases=$(ls "$bench_dir"/Cases/Benchmark*.php | wc -l)
+
+check "every case runs" expect_exit 0 "${run[@]}" --duration 0.2 --runs 1 --warmup 0 --workers 1,2 --out "$result"
+cat "$work_dir/out"
+check "a table per case" test "$(grep -c ' Executing ' "$work_dir/out")" -eq "$cases"
+check "JSON results for every case" php -r '
+  $document = json_decode(file_get_contents($argv[1]), true);
+  $cases = array_unique(array_column($document["results"], "case"));
+  exit(count($document["cases"]) === (int) $argv[2] && count($cases) === (int) $argv[2] ? 0 : 1);' "$result" "$cases"
+check "compare of a result with itself" expect_exit 0 php "$bench_dir/compare" "$result" "$result"
+check "gate of a result with itself" expect_exit 0 php "$bench_dir/gate" "$result" "$result" --threshold=0
+check "an unknown option is a usage error" expect_exit 2 "${run[@]}" --no-such-option
+
+summary smoke
