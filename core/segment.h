@@ -122,8 +122,9 @@ typedef struct tbl_header {
 	_Atomic uint32_t has_ttl;         /* some entry was ever stored with an expiry: sweeps are useful */
 } tbl_header_t;
 
-/* Entries are immutable once linked, except `next` (relinking), `atime` (advisory) and `expire`
- * (touch). Key bytes follow the header; the value follows the key, 8-byte aligned. */
+/* Entries are immutable once linked, except `next` (relinking), `atime` (advisory), `expire` (touch)
+ * and, for TBL_T_LONG, the 8-byte value and `updated` (tbl_incr, atomic stores). Key bytes follow the
+ * header; the value follows the key, 8-byte aligned. */
 typedef struct tbl_entry {
 	_Atomic uint64_t next;         /* next entry in the chain, 0 = end */
 	uint64_t hash;

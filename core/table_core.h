@@ -82,6 +82,13 @@ typedef struct tbl_view {
 	uint32_t expire;       /* unix seconds, 0 = never */
 } tbl_view_t;
 
+/* The integer of a TBL_T_LONG view. Integers are the one value updated in place (tbl_incr), so read
+ * them with this atomic load rather than memcpy. */
+static inline int64_t tbl_view_long(const tbl_view_t *v)
+{
+	return __atomic_load_n((const int64_t *)v->data, __ATOMIC_RELAXED);
+}
+
 /* Create the segment and map it. On failure returns TBL_ESYS/TBL_EINVAL and writes a message that names
  * the failing call into errbuf. */
 tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen);

@@ -283,13 +283,22 @@ tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64
 		goto done;
 	}
 	if (old) {
-		memcpy(&cur, tbl_entry_value(old), sizeof(cur));
+		cur = __atomic_load_n((const int64_t *)tbl_entry_value(old), __ATOMIC_RELAXED);
 		expire = TBL_LOAD_RELAXED(&old->expire);
 	} else {
 		expire = expire_at(w.now, ttl);
 	}
 	if (__builtin_add_overflow(cur, delta, &next)) {
 		st = TBL_EOVERFLOW;
+		goto done;
+	}
+	if (old) {
+		/* The one in-place update: an aligned 8-byte atomic store, so a reader sees the old or the new
+		 * integer (readers load it with tbl_view_long()), and no block is allocated or retired. */
+		__atomic_store_n((int64_t *)(void *)tbl_entry_value(old), next, __ATOMIC_RELAXED);
+		__atomic_store_n(&old->updated, w.now.sec, __ATOMIC_RELAXED);
+		TBL_COUNT(t, sets, 1);
+		*result = next;
 		goto done;
 	}
 	v.type = TBL_T_LONG;
