@@ -5,7 +5,9 @@
  * CLOCK_REALTIME_COARSE read, which on Linux is a vDSO call that costs a few nanoseconds and never
  * enters the kernel. Its resolution (a few ms) is far finer than either consumer needs.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
 #include <time.h>
 #include "platform.h"
 

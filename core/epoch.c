@@ -15,7 +15,9 @@
  * holds the queue head back and, when asked to (`reap`), checks the owner's pid and start time; a dead
  * owner's slot is folded and freed.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>

@@ -190,7 +190,7 @@ void tbl_sweep_step(tbl_t *t, uint64_t n, uint32_t now_sec)
 static int evict_one(tbl_t *t, uint32_t held, uint32_t now_sec)
 {
 	tbl_entry_t *best = NULL;
-	uint64_t best_bucket = 0;
+	uint64_t best_bucket = 0, walk = 0;
 	unsigned probes, seen = 0;
 	_Atomic uint64_t *link;
 	uint32_t s;
@@ -199,8 +199,11 @@ static int evict_one(tbl_t *t, uint32_t held, uint32_t now_sec)
 	/* Stay inside a read section until the victim is unlinked, so it cannot be freed and reused
 	 * between choosing it and taking its stripe. */
 	tbl_epoch_enter(t);
-	for (probes = 0; probes < TBL_EVICT_PROBES && seen < TBL_EVICT_SAMPLES; probes++) {
-		uint64_t b = next_random(t) & t->bucket_mask;
+	for (probes = 0; seen < TBL_EVICT_SAMPLES && probes < TBL_EVICT_PROBES + t->hdr->nbuckets; probes++) {
+		/* Random buckets first; in a sparse table they may all be empty, so then walk on linearly from
+		 * the last one until something turns up (bounded by one pass over the index). */
+		uint64_t b = probes < TBL_EVICT_PROBES ? (walk = next_random(t)) & t->bucket_mask
+		                                       : ++walk & t->bucket_mask;
 		uint64_t off = atomic_load_explicit(&t->buckets[b], memory_order_acquire);
 		unsigned depth;
 

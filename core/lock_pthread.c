@@ -8,7 +8,9 @@
  * consistent, which this file never does.
  */
 #ifndef _WIN32
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>

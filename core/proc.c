@@ -6,7 +6,9 @@
  * owner's start time as well, and a process is "the owner" only while both match. Reading /proc costs
  * microseconds, so callers only do it when something is actually stuck, never on the hot path.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -7,7 +7,9 @@
  * MAP_NORESERVE keeps a large table.memory from failing on hosts with strict overcommit accounting.
  */
 #ifndef _WIN32
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -140,6 +140,9 @@ tbl_status_t tbl_clear_ns(tbl_t *t, tbl_ns_t ns, uint64_t *removed);
 /* Remove every entry of every namespace. */
 tbl_status_t tbl_clear_all(tbl_t *t, uint64_t *removed);
 
+/* The largest value (in bytes) a key of `klen` bytes could ever hold: the whole heap as one entry. */
+uint64_t tbl_value_max(tbl_t *t, size_t klen);
+
 /* ---- counters ---------------------------------------------------------------------------------------- */
 uint64_t tbl_ns_entries(tbl_t *t, tbl_ns_t ns);    /* O(stripes) */
 uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns);

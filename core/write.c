@@ -171,10 +171,17 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 	return TBL_OK;
 }
 
+uint64_t tbl_value_max(tbl_t *t, size_t klen)
+{
+	uint64_t max = tbl_alloc_max_payload(&t->hdr->alloc), overhead = tbl_entry_alloc_size(klen, 0);
+
+	max = max > overhead ? max - overhead : 0;
+	return max < UINT32_MAX - 4096u ? max : UINT32_MAX - 4096u;
+}
+
 static tbl_status_t check_size(tbl_t *t, size_t klen, const tbl_value_t *v)
 {
-	if (v->len > UINT32_MAX - 4096u
-	    || tbl_entry_alloc_size(klen, v->len) > tbl_alloc_max_payload(&t->hdr->alloc)) {
+	if (v->len > tbl_value_max(t, klen)) {
 		return TBL_ETOOBIG;
 	}
 	return TBL_OK;

@@ -12,7 +12,9 @@
  *
  * Output: one line per run, "mix get/set/del: N ops in S s = X Mops/s (hits H, set failures F)".
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

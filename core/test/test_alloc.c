@@ -8,7 +8,9 @@
  *
  * TBL_CHURN_OPS=<n> changes the operation count of the big churn tests (default 2M each).
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
 #include "harness.h"
 #include "alloc.h"
 

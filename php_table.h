@@ -1,0 +1,45 @@
+/*
+ * php_table.h - the Zend binding of the table extension: module entry, INI globals and the few symbols
+ * the serializer layer shares with table.c.
+ */
+#ifndef PHP_TABLE_H
+#define PHP_TABLE_H
+
+#include "php.h"
+
+#define PHP_TABLE_VERSION "0.1.0"
+#define PHP_TABLE_EXTNAME "table"
+
+extern zend_module_entry table_module_entry;
+#define phpext_table_ptr &table_module_entry
+
+/* A remember() claim this request holds: released on every path, and at RSHUTDOWN after a bailout. */
+typedef struct php_table_claim {
+	struct php_table_claim *next;
+	uint16_t ns;
+	zend_string *key;
+} php_table_claim;
+
+ZEND_BEGIN_MODULE_GLOBALS(table)
+	/* INI values, as set at startup (all PHP_INI_SYSTEM). */
+	bool enabled;
+	bool relay_alias;
+	char *memory;
+	char *eviction_policy;
+	char *serializer;
+	/* Per request. */
+	php_table_claim *claims;   /* remember() claims held right now */
+	zval fullscan_fn;          /* the generator closure fullscan() calls; UNDEF until first use */
+ZEND_END_MODULE_GLOBALS(table)
+
+ZEND_EXTERN_MODULE_GLOBALS(table)
+#define TABLE_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(table, v)
+
+#if defined(ZTS) && defined(COMPILE_DL_TABLE)
+ZEND_TSRMLS_CACHE_EXTERN()
+#endif
+
+/* Shm\TableException, for the serializer layer's "corrupt value" errors. */
+extern zend_class_entry *php_table_exception_ce;
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * php_table_internal.h - what the binding's files share: the process state set up in MINIT, the
+ * argument checks, and the inline read path (get() is benchmarked, so its helpers live here to inline).
+ *
+ * Not installed; nothing outside this extension includes it.
+ */
+#ifndef PHP_TABLE_INTERNAL_H
+#define PHP_TABLE_INTERNAL_H
+
+#include "php.h"
+#include "php_table.h"
+#include "serializer/serializer.h"
+#include "core/table_core.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+# define PHP_TABLE_HIDDEN __attribute__((visibility("hidden")))
+#else
+# define PHP_TABLE_HIDDEN
+#endif
+
+#define PHP_TABLE_REMEMBER_WAIT_MS 10000u
+#define PHP_TABLE_SCAN_CHUNK       1024u    /* buckets per read section in keys() and fullscan() */
+
+/* Process state, set once in MINIT (table.c) and inherited by forked children. */
+extern PHP_TABLE_HIDDEN tbl_t *php_table_tbl;                     /* NULL: disabled or unavailable */
+extern PHP_TABLE_HIDDEN const php_table_serializer *php_table_ser;
+extern PHP_TABLE_HIDDEN tbl_policy_t php_table_policy;
+extern PHP_TABLE_HIDDEN const char *const php_table_policy_names[3];
+extern PHP_TABLE_HIDDEN zend_class_entry *php_table_ce;
+
+/* table.c: errors. */
+/* Throw "disabled" or "unavailable: <reason>". */
+PHP_TABLE_HIDDEN ZEND_COLD void php_table_throw_unavailable(void);
+/* The one place a core status becomes a PHP outcome: true when it threw; false for the ordinary "no"
+ * answers (missing, exists, mismatch, out of memory) that the caller returns as false/null. `key` is
+ * named by the not-an-integer error; `size` is the encoded value size for the too-big error. */
+PHP_TABLE_HIDDEN bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t size);
+
+/* table.c: shared helpers. */
+PHP_TABLE_HIDDEN zend_string *php_table_array_key(zend_ulong h, zend_string *skey, zval *val, bool from_value);
+PHP_TABLE_HIDDEN bool php_table_check_key_list(HashTable *keys, uint32_t argnum);
+PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv);
+PHP_TABLE_HIDDEN int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta);
+PHP_TABLE_HIDDEN zend_long php_table_seconds_left(uint32_t expire);
+PHP_TABLE_HIDDEN bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc);
+
+/* php_table_remember.c: release the claims a request still holds (RSHUTDOWN, after a bailout). */
+PHP_TABLE_HIDDEN void php_table_claims_release_all(tbl_t *t);
+/* php_table_scan.c: drop the request's fullscan() generator closure (RSHUTDOWN). */
+PHP_TABLE_HIDDEN void php_table_scan_rshutdown(void);
+
+/* ---- argument checks (inline: every call makes them) ------------------------------------------------ */
+
+static zend_always_inline bool php_table_key_ok(const zend_string *key)
+{
+	/* 1 .. TBL_KEY_MAX bytes, in one unsigned comparison. */
+	return ZSTR_LEN(key) - 1 < TBL_KEY_MAX;
+}
+
+static zend_always_inline bool php_table_check_key(const zend_string *key, uint32_t argnum)
+{
+	if (EXPECTED(php_table_key_ok(key))) {
+		return true;
+	}
+	if (ZSTR_LEN(key) == 0) {
+		zend_argument_value_error(argnum, "must not be empty");
+	} else {
+		zend_argument_value_error(argnum, "must be at most %u bytes long", TBL_KEY_MAX);
+	}
+	return false;
+}
+
+static zend_always_inline bool php_table_check_ns(const zend_string *ns, uint32_t argnum)
+{
+	if (EXPECTED(!ns) || EXPECTED(ZSTR_LEN(ns) - 1 < TBL_NS_NAME_MAX)) {
+		return true;
+	}
+	zend_argument_value_error(argnum, "must be between 1 and %u bytes long", TBL_NS_NAME_MAX);
+	return false;
+}
+
+static zend_always_inline bool php_table_check_expire(zend_long expire, bool is_null, uint32_t argnum,
+                                                      uint32_t *ttl)
+{
+	if (is_null) {
+		*ttl = 0;
+		return true;
+	}
+	if (UNEXPECTED(expire < 0)) {
+		zend_argument_value_error(argnum, "must be greater than or equal to 0");
+		return false;
+	}
+	if (UNEXPECTED((zend_ulong)expire > TBL_EXPIRE_MAX)) {
+		zend_argument_value_error(argnum, "must be less than or equal to %u", TBL_EXPIRE_MAX);
+		return false;
+	}
+	*ttl = (uint32_t)expire;
+	return true;
+}
+
+/* The table, or NULL with Shm\TableException thrown when it is disabled or unavailable. */
+static zend_always_inline tbl_t *php_table_handle(void)
+{
+	if (EXPECTED(php_table_tbl != NULL)) {
+		return php_table_tbl;
+	}
+	php_table_throw_unavailable();
+	return NULL;
+}
+
+/* Namespace for a read: 1 found, 0 never created (a miss, nothing is created), -1 thrown. */
+static zend_always_inline int php_table_ns_read(tbl_t *t, const zend_string *ns, tbl_ns_t *out)
+{
+	tbl_status_t st;
+
+	if (EXPECTED(!ns)) {
+		*out = TBL_NS_DEFAULT;
+		return 1;
+	}
+	st = tbl_ns_find(t, ZSTR_VAL(ns), ZSTR_LEN(ns), out);
+	if (EXPECTED(st == TBL_OK)) {
+		return 1;
+	}
+	return php_table_throw(t, st, NULL, 0) ? -1 : 0;
+}
+
+/* Namespace for a write (created when new). false when it threw. */
+static zend_always_inline bool php_table_ns_write(tbl_t *t, const zend_string *ns, tbl_ns_t *out)
+{
+	tbl_status_t st;
+
+	if (EXPECTED(!ns)) {
+		*out = TBL_NS_DEFAULT;
+		return true;
+	}
+	st = tbl_ns_get(t, ZSTR_VAL(ns), ZSTR_LEN(ns), out);
+	if (EXPECTED(st == TBL_OK)) {
+		return true;
+	}
+	php_table_throw(t, st, NULL, 0);
+	return false;
+}
+
+/* ---- the read path ------------------------------------------------------------------------------- */
+
+/* Look `key` up and materialize its value into `rv`. 1 hit, 0 miss (rv untouched), -1 thrown.
+ * `meta` (optional) receives the entry's metadata. `count` says whether the lookup counts in stats. */
+static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *rv,
+                                              tbl_view_t *meta, int count)
+{
+	tbl_view_t v;
+	tbl_status_t st;
+	zend_result r;
+
+	if (UNEXPECTED((st = tbl_read_begin(t)) != TBL_OK)) {
+		return php_table_throw(t, st, key, 0) ? -1 : 0;
+	}
+	st = tbl_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count);
+	if (st != TBL_OK) {
+		tbl_read_end(t);
+		return php_table_throw(t, st, key, 0) ? -1 : 0;
+	}
+	if (meta) {
+		*meta = v;
+	}
+	if (EXPECTED(v.type == TBL_T_STRING)) {
+		/* The most common value, decoded right here (ZVAL_STRINGL_FAST interns 0/1-byte strings). */
+		ZVAL_STRINGL_FAST(rv, (const char *)v.data, v.len);
+		tbl_read_end(t);
+		return 1;
+	}
+	if (UNEXPECTED(php_table_decode_runs_user_code(v.type))) {
+		return php_table_fetch_serialized(t, &v, rv);
+	}
+	r = php_table_decode(v.type, v.data, v.len, rv);
+	tbl_read_end(t);
+	return r == SUCCESS ? 1 : -1;
+}
+
+#endif

@@ -1,0 +1,554 @@
+/*
+ * php_table_methods.c - Shm\Table's per-key methods: get, getWithMeta, set, add, exists, delete, ttl,
+ * touch, increment, decrement, cas, and the getMany/setMany/deleteMany batches.
+ *
+ * Each one: fast ZPP, every argument validated, the table handle, then encoding (user code may run) and
+ * only then the core call; the status goes through php_table_throw().
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include <math.h>
+#include "php.h"
+#include "zend_smart_str.h"
+#include "php_table_internal.h"
+
+PHP_METHOD(Shm_Table, get)
+{
+	zend_string *key, *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (UNEXPECTED(!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle()))) {
+		RETURN_THROWS();
+	}
+	switch (php_table_ns_read(t, ns, &nsid)) {
+		case 0:
+			RETURN_NULL();
+		case -1:
+			RETURN_THROWS();
+	}
+	if (UNEXPECTED(php_table_fetch(t, nsid, key, return_value, NULL, 1) < 0)) {
+		RETURN_THROWS();
+	}
+	/* A miss leaves return_value as the engine initialized it: null. */
+}
+
+PHP_METHOD(Shm_Table, getWithMeta)
+{
+	zend_string *key, *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_view_t meta;
+	zval value, m;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if ((r = php_table_ns_read(t, ns, &nsid)) <= 0 || (r = php_table_fetch(t, nsid, key, &value, &meta, 1)) <= 0) {
+		if (r < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_FALSE;
+	}
+	array_init_size(&m, 5);
+	add_assoc_bool(&m, "cached", 1);
+	add_assoc_long(&m, "length", meta.len);
+	add_assoc_long(&m, "ttl", meta.expire ? php_table_seconds_left(meta.expire) : -1);
+	add_assoc_long(&m, "created", meta.created);
+	add_assoc_long(&m, "updated", meta.updated);
+	array_init_size(return_value, 2);
+	add_next_index_zval(return_value, &value);
+	add_next_index_zval(return_value, &m);
+}
+
+/* set() and add(). */
+static void php_table_store(INTERNAL_FUNCTION_PARAMETERS, tbl_store_mode_t mode)
+{
+	zend_string *key, *ns = NULL;
+	zval *value;
+	zend_long expire = 0;
+	bool expire_null = true;
+	uint32_t ttl;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	php_table_encoded enc;
+
+	ZEND_PARSE_PARAMETERS_START(2, 4)
+		Z_PARAM_STR(key)
+		Z_PARAM_ZVAL(value)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(expire, expire_null)
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_expire(expire, expire_null, 3, &ttl)
+			|| !php_table_check_ns(ns, 4) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if (!php_table_encode_arg(t, value, 2, &enc) || !php_table_ns_write(t, ns, &nsid)) {
+		php_table_encoded_free(&enc);
+		RETURN_THROWS();
+	}
+	st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, mode);
+	php_table_encoded_free(&enc);
+	if (EXPECTED(st == TBL_OK)) {
+		RETURN_TRUE;
+	}
+	if (php_table_throw(t, st, key, enc.size)) {
+		RETURN_THROWS();
+	}
+	RETURN_FALSE;
+}
+
+PHP_METHOD(Shm_Table, set)
+{
+	php_table_store(INTERNAL_FUNCTION_PARAM_PASSTHRU, TBL_STORE_SET);
+}
+
+PHP_METHOD(Shm_Table, add)
+{
+	php_table_store(INTERNAL_FUNCTION_PARAM_PASSTHRU, TBL_STORE_ADD);
+}
+
+PHP_METHOD(Shm_Table, exists)
+{
+	zend_string *key, *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
+		r = php_table_peek(t, nsid, key, NULL);
+	}
+	if (r < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(r);
+}
+
+PHP_METHOD(Shm_Table, delete)
+{
+	zend_string *key, *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if ((r = php_table_ns_read(t, ns, &nsid)) <= 0) {
+		if (r < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_FALSE;
+	}
+	st = tbl_delete(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key));
+	if (st == TBL_OK) {
+		RETURN_TRUE;
+	}
+	if (php_table_throw(t, st, key, 0)) {
+		RETURN_THROWS();
+	}
+	RETURN_FALSE;
+}
+
+PHP_METHOD(Shm_Table, ttl)
+{
+	zend_string *key, *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_view_t meta;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
+		r = php_table_peek(t, nsid, key, &meta);
+	}
+	if (r < 0) {
+		RETURN_THROWS();
+	}
+	if (r == 0 || meta.expire == 0) {
+		RETURN_FALSE;
+	}
+	RETURN_LONG(php_table_seconds_left(meta.expire));
+}
+
+PHP_METHOD(Shm_Table, touch)
+{
+	zend_string *key, *ns = NULL;
+	zend_long expire = 0;
+	bool expire_null = true;
+	uint32_t ttl;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(2, 3)
+		Z_PARAM_STR(key)
+		Z_PARAM_LONG_OR_NULL(expire, expire_null)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_expire(expire, expire_null, 2, &ttl)
+			|| !php_table_check_ns(ns, 3) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if ((r = php_table_ns_read(t, ns, &nsid)) <= 0) {
+		if (r < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_FALSE;
+	}
+	st = tbl_touch(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), ttl);
+	if (st == TBL_OK) {
+		RETURN_TRUE;
+	}
+	if (php_table_throw(t, st, key, 0)) {
+		RETURN_THROWS();
+	}
+	RETURN_FALSE;
+}
+
+/* decrement($key, PHP_INT_MIN) adds 2^63, which no int64 delta can express: do it as a cas loop that
+ * applies the same rules as tbl_incr (a missing key starts from 0; overflow and non-integers throw). */
+static void php_table_sub_int_min(tbl_t *t, tbl_ns_t ns, zend_string *key, zval *return_value)
+{
+	for (;;) {
+		tbl_view_t v;
+		tbl_status_t st;
+		int64_t cur, next;
+		tbl_value_t expected, val;
+
+		if ((st = tbl_read_begin(t)) != TBL_OK) {
+			php_table_throw(t, st, key, 0);
+			return;
+		}
+		st = tbl_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, 0);
+		if (st == TBL_OK && v.type == TBL_T_LONG && v.len == sizeof(cur)) {
+			memcpy(&cur, v.data, sizeof(cur));
+		}
+		tbl_read_end(t);
+		if (st == TBL_ENOTFOUND) {
+			php_table_throw(t, TBL_EOVERFLOW, key, 0);   /* 0 - PHP_INT_MIN */
+			return;
+		}
+		if (st != TBL_OK) {
+			php_table_throw(t, st, key, 0);
+			return;
+		}
+		if (v.type != TBL_T_LONG || v.len != sizeof(cur)) {
+			php_table_throw(t, TBL_ETYPE, key, 0);
+			return;
+		}
+		if (cur >= 0) {
+			php_table_throw(t, TBL_EOVERFLOW, key, 0);
+			return;
+		}
+		next = (int64_t)((uint64_t)cur + ((uint64_t)1 << 63));
+		expected = (tbl_value_t){ TBL_T_LONG, &cur, sizeof(cur) };
+		val = (tbl_value_t){ TBL_T_LONG, &next, sizeof(next) };
+		st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &expected, &val);
+		if (st == TBL_OK) {
+			RETURN_LONG((zend_long)next);
+		}
+		if (st != TBL_EMISMATCH && st != TBL_ENOTFOUND) {
+			if (!php_table_throw(t, st, key, 0)) {
+				RETVAL_FALSE;
+			}
+			return;
+		}
+		/* Changed under us: read it again. */
+	}
+}
+
+static void php_table_incr(INTERNAL_FUNCTION_PARAMETERS, bool decrement)
+{
+	zend_string *key, *ns = NULL;
+	zend_long by = 1, expire = 0;
+	bool expire_null = true;
+	uint32_t ttl;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	int64_t result;
+
+	ZEND_PARSE_PARAMETERS_START(1, 4)
+		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(by)
+		Z_PARAM_LONG_OR_NULL(expire, expire_null)
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_expire(expire, expire_null, 3, &ttl)
+			|| !php_table_check_ns(ns, 4) || !(t = php_table_handle()) || !php_table_ns_write(t, ns, &nsid)) {
+		RETURN_THROWS();
+	}
+	if (decrement && UNEXPECTED(by == ZEND_LONG_MIN)) {
+		php_table_sub_int_min(t, nsid, key, return_value);
+		return;
+	}
+	st = tbl_incr(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), decrement ? -(int64_t)by : (int64_t)by, ttl, &result);
+	if (EXPECTED(st == TBL_OK)) {
+		RETURN_LONG((zend_long)result);
+	}
+	if (php_table_throw(t, st, key, 0)) {
+		RETURN_THROWS();
+	}
+	RETURN_FALSE;
+}
+
+PHP_METHOD(Shm_Table, increment)
+{
+	php_table_incr(INTERNAL_FUNCTION_PARAM_PASSTHRU, false);
+}
+
+PHP_METHOD(Shm_Table, decrement)
+{
+	php_table_incr(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
+}
+
+/* The core compares stored bytes, which is === for every scalar but floats: NAN is never identical to
+ * itself, and 0.0 === -0.0 although their bytes differ. */
+static tbl_status_t php_table_cas_identical(tbl_t *t, tbl_ns_t ns, zend_string *key, zval *expected,
+	const tbl_value_t *exp, const tbl_value_t *val)
+{
+	if (Z_TYPE_P(expected) == IS_DOUBLE) {
+		double d = Z_DVAL_P(expected);
+
+		if (zend_isnan(d)) {
+			return TBL_EMISMATCH;
+		}
+		if (d == 0.0) {
+			double other = signbit(d) ? 0.0 : -0.0;
+			tbl_value_t alt = { TBL_T_DOUBLE, &other, sizeof(other) };
+			tbl_status_t st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), exp, val);
+
+			return st == TBL_EMISMATCH ? tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &alt, val) : st;
+		}
+	}
+	return tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), exp, val);
+}
+
+PHP_METHOD(Shm_Table, cas)
+{
+	zend_string *key, *ns = NULL;
+	zval *expected, *value;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	php_table_encoded enc_expected, enc_new;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(3, 4)
+		Z_PARAM_STR(key)
+		Z_PARAM_ZVAL(expected)
+		Z_PARAM_ZVAL(value)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 4) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	/* Both are encoded exactly as set() would store them, so "same bytes" means "same value". */
+	if (!php_table_encode_arg(t, expected, 2, &enc_expected)) {
+		php_table_encoded_free(&enc_expected);
+		RETURN_THROWS();
+	}
+	if (!php_table_encode_arg(t, value, 3, &enc_new)) {
+		php_table_encoded_free(&enc_expected);
+		php_table_encoded_free(&enc_new);
+		RETURN_THROWS();
+	}
+	st = TBL_ENOTFOUND;
+	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
+		st = php_table_cas_identical(t, nsid, key, expected, &enc_expected.val, &enc_new.val);
+	}
+	php_table_encoded_free(&enc_expected);
+	php_table_encoded_free(&enc_new);
+	if (r < 0 || php_table_throw(t, st, key, enc_new.size)) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(st == TBL_OK);
+}
+
+PHP_METHOD(Shm_Table, getMany)
+{
+	HashTable *keys;
+	zend_string *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	zval *zv;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(keys)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key_list(keys, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())
+			|| (r = php_table_ns_read(t, ns, &nsid)) < 0) {
+		RETURN_THROWS();
+	}
+	array_init_size(return_value, zend_hash_num_elements(keys));
+	if (r == 0) {
+		return;
+	}
+	ZEND_HASH_FOREACH_VAL(keys, zv) {
+		zend_string *key = php_table_array_key(0, NULL, zv, true);
+		zval value;
+		r = php_table_fetch(t, nsid, key, &value, NULL, 1);
+		if (r > 0) {
+			zend_symtable_update(Z_ARRVAL_P(return_value), key, &value);
+		}
+		zend_string_release(key);
+		if (r < 0) {
+			zval_ptr_dtor(return_value);
+			ZVAL_NULL(return_value);
+			RETURN_THROWS();
+		}
+	} ZEND_HASH_FOREACH_END();
+}
+
+PHP_METHOD(Shm_Table, setMany)
+{
+	HashTable *values;
+	zend_string *ns = NULL, *skey;
+	zend_long expire = 0;
+	bool expire_null = true, all = true;
+	uint32_t ttl, n, i, encoded = 0;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	zend_ulong h;
+	zval *zv;
+	php_table_encoded *enc;
+
+	ZEND_PARSE_PARAMETERS_START(1, 3)
+		Z_PARAM_ARRAY_HT(values)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(expire, expire_null)
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	ZEND_HASH_FOREACH_STR_KEY(values, skey) {
+		if (skey && !php_table_key_ok(skey)) {
+			zend_argument_value_error(1, "must contain only non-empty keys of at most %u bytes", TBL_KEY_MAX);
+			RETURN_THROWS();
+		}
+	} ZEND_HASH_FOREACH_END();
+	if (!php_table_check_expire(expire, expire_null, 2, &ttl) || !php_table_check_ns(ns, 3)
+			|| !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+
+	/* Encode everything first: if one value fails, nothing is stored. */
+	n = zend_hash_num_elements(values);
+	enc = safe_emalloc(n ? n : 1, sizeof(*enc), 0);
+	ZEND_HASH_FOREACH_VAL(values, zv) {
+		if (!php_table_encode_arg(t, zv, 1, &enc[encoded++])) {
+			goto done;
+		}
+	} ZEND_HASH_FOREACH_END();
+	if (!php_table_ns_write(t, ns, &nsid)) {
+		goto done;
+	}
+
+	i = 0;
+	ZEND_HASH_FOREACH_KEY_VAL(values, h, skey, zv) {
+		zend_string *key = php_table_array_key(h, skey, zv, false);
+		tbl_status_t st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc[i].val, ttl, TBL_STORE_SET);
+		bool threw = st != TBL_OK && php_table_throw(t, st, key, enc[i].size);
+		zend_string_release(key);
+		i++;
+		if (threw) {
+			goto done;
+		}
+		all = all && st == TBL_OK;
+	} ZEND_HASH_FOREACH_END();
+	RETVAL_BOOL(all);
+
+done:
+	for (i = 0; i < encoded; i++) {
+		php_table_encoded_free(&enc[i]);
+	}
+	efree(enc);
+}
+
+PHP_METHOD(Shm_Table, deleteMany)
+{
+	HashTable *keys;
+	zend_string *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	zval *zv;
+	zend_long deleted = 0;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(keys)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key_list(keys, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())
+			|| (r = php_table_ns_read(t, ns, &nsid)) < 0) {
+		RETURN_THROWS();
+	}
+	if (r > 0) {
+		ZEND_HASH_FOREACH_VAL(keys, zv) {
+			zend_string *key = php_table_array_key(0, NULL, zv, true);
+			tbl_status_t st = tbl_delete(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key));
+			bool threw = st != TBL_OK && php_table_throw(t, st, key, 0);
+			zend_string_release(key);
+			if (threw) {
+				RETURN_THROWS();
+			}
+			deleted += st == TBL_OK;
+		} ZEND_HASH_FOREACH_END();
+	}
+	RETURN_LONG(deleted);
+}

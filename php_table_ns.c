@@ -1,0 +1,159 @@
+/*
+ * php_table_ns.c - whole-namespace and whole-table methods: count, memory, clear, clearAll, namespaces,
+ * stats. Counters come from the core in O(stripes); nothing here materializes values.
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include "php.h"
+#include "php_table_internal.h"
+
+PHP_METHOD(Shm_Table, count)
+{
+	zend_string *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_ns(ns, 1) || !(t = php_table_handle()) || (r = php_table_ns_read(t, ns, &nsid)) < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_LONG(r ? (zend_long)tbl_ns_entries(t, nsid) : 0);
+}
+
+PHP_METHOD(Shm_Table, memory)
+{
+	zend_string *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_ns(ns, 1) || !(t = php_table_handle()) || (r = php_table_ns_read(t, ns, &nsid)) < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_LONG(r ? (zend_long)tbl_ns_bytes(t, nsid) : 0);
+}
+
+PHP_METHOD(Shm_Table, clear)
+{
+	zend_string *ns = NULL;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	uint64_t removed;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_ns(ns, 1) || !(t = php_table_handle()) || (r = php_table_ns_read(t, ns, &nsid)) < 0) {
+		RETURN_THROWS();
+	}
+	if (r > 0 && (st = tbl_clear_ns(t, nsid, &removed)) != TBL_OK && php_table_throw(t, st, NULL, 0)) {
+		RETURN_THROWS();
+	}
+	RETURN_TRUE;
+}
+
+PHP_METHOD(Shm_Table, clearAll)
+{
+	tbl_t *t;
+	tbl_status_t st;
+	uint64_t removed = 0;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	if (!(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if ((st = tbl_clear_all(t, &removed)) != TBL_OK && php_table_throw(t, st, NULL, 0)) {
+		RETURN_THROWS();
+	}
+	RETURN_LONG((zend_long)removed);
+}
+
+PHP_METHOD(Shm_Table, namespaces)
+{
+	tbl_t *t;
+	unsigned n;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	if (!(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	n = tbl_ns_count_created(t);
+	array_init(return_value);
+	for (unsigned i = 1; i < n; i++) {
+		size_t len;
+		const char *name;
+		if (tbl_ns_entries(t, (tbl_ns_t)i) == 0) {
+			continue;
+		}
+		name = tbl_ns_name(t, (tbl_ns_t)i, &len);
+		add_next_index_stringl(return_value, name, len);
+	}
+}
+
+PHP_METHOD(Shm_Table, stats)
+{
+	tbl_t *t;
+	tbl_stats_t s;
+	zval nss, one;
+	unsigned n;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	if (!(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	tbl_get_stats(t, &s);
+	array_init_size(return_value, 18);
+	add_assoc_long(return_value, "hits", (zend_long)s.hits);
+	add_assoc_long(return_value, "misses", (zend_long)s.misses);
+	add_assoc_long(return_value, "sets", (zend_long)s.sets);
+	add_assoc_long(return_value, "deletes", (zend_long)s.deletes);
+	add_assoc_long(return_value, "evictions", (zend_long)s.evictions);
+	add_assoc_long(return_value, "expirations", (zend_long)s.expirations);
+	add_assoc_long(return_value, "oom", (zend_long)s.oom);
+	add_assoc_long(return_value, "entries", (zend_long)s.entries);
+	add_assoc_long(return_value, "memory_used", (zend_long)s.used_bytes);
+	add_assoc_long(return_value, "memory_free", (zend_long)s.free_bytes);
+	add_assoc_long(return_value, "memory_size", (zend_long)s.segment_size);
+	add_assoc_string(return_value, "eviction_policy", (char *)php_table_policy_names[php_table_policy]);
+	add_assoc_string(return_value, "serializer", (char *)php_table_ser->name);
+	add_assoc_long(return_value, "slots_used", (zend_long)s.slots_used);
+	add_assoc_long(return_value, "slots_total", (zend_long)s.slots_total);
+	add_assoc_long(return_value, "retired_bytes", (zend_long)s.retired_bytes);
+	add_assoc_long(return_value, "lock_repairs", (zend_long)s.lock_repairs);
+
+	array_init(&nss);
+	n = tbl_ns_count_created(t);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t entries = tbl_ns_entries(t, (tbl_ns_t)i);
+		size_t len;
+		const char *name;
+		if (i != TBL_NS_DEFAULT && entries == 0) {
+			continue;
+		}
+		name = tbl_ns_name(t, (tbl_ns_t)i, &len);
+		array_init_size(&one, 2);
+		add_assoc_long(&one, "count", (zend_long)entries);
+		add_assoc_long(&one, "memory", (zend_long)tbl_ns_bytes(t, (tbl_ns_t)i));
+		zend_symtable_str_update(Z_ARRVAL(nss), name, len, &one);
+	}
+	add_assoc_zval(return_value, "namespaces", &nss);
+}

@@ -1,0 +1,192 @@
+/*
+ * php_table_remember.c - remember(): compute a missing value at most once across all workers.
+ *
+ * A miss takes a claim on the key in the core (tbl_claim). The claimant calls $compute with no lock and
+ * no read section held, stores the result and releases the claim on every path. Everyone else polls
+ * (1 ms doubling to 10 ms) for the value, and after PHP_TABLE_REMEMBER_WAIT_MS computes it itself. A dead
+ * claimant's claim is taken over by the core. Claims held by this request are listed in TABLE_G(claims)
+ * so that RSHUTDOWN releases them when a fatal error bailed out of $compute.
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include <time.h>
+
+#include "php.h"
+#include "php_table_internal.h"
+
+static bool php_table_claim_held(tbl_ns_t ns, const zend_string *key)
+{
+	for (php_table_claim *c = TABLE_G(claims); c; c = c->next) {
+		if (c->ns == ns && zend_string_equals(c->key, (zend_string *)key)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void php_table_claim_push(tbl_ns_t ns, zend_string *key)
+{
+	php_table_claim *c = emalloc(sizeof(*c));
+	c->ns = ns;
+	c->key = zend_string_copy(key);
+	c->next = TABLE_G(claims);
+	TABLE_G(claims) = c;
+}
+
+/* Release one claim this request holds (the most recent with that key). */
+static void php_table_claim_release(tbl_t *t, tbl_ns_t ns, zend_string *key)
+{
+	php_table_claim **pp = &TABLE_G(claims);
+
+	tbl_claim_release(t, ns, ZSTR_VAL(key), ZSTR_LEN(key));
+	for (; *pp; pp = &(*pp)->next) {
+		php_table_claim *c = *pp;
+		if (c->ns == ns && zend_string_equals(c->key, key)) {
+			*pp = c->next;
+			zend_string_release(c->key);
+			efree(c);
+			return;
+		}
+	}
+}
+
+/* Call $compute and store what it returns. SUCCESS with the value in return_value; FAILURE when
+ * $compute threw or its value could not be stored (nothing is stored then). */
+static zend_result php_table_compute(tbl_t *t, tbl_ns_t ns, zend_string *key, uint32_t ttl,
+                                     zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *return_value)
+{
+	zval rv;
+	php_table_encoded enc;
+	tbl_status_t st;
+
+	ZVAL_UNDEF(&rv);
+	fci->retval = &rv;
+	fci->param_count = 0;
+	fci->named_params = NULL;
+	if (zend_call_function(fci, fcc) != SUCCESS || EG(exception) || Z_TYPE(rv) == IS_UNDEF) {
+		zval_ptr_dtor(&rv);
+		return FAILURE;
+	}
+	if (Z_ISREF(rv)) {
+		zend_unwrap_reference(&rv);
+	}
+	if (!php_table_encode_arg(t, &rv, PHP_TABLE_ARG_COMPUTED, &enc)) {
+		php_table_encoded_free(&enc);
+		zval_ptr_dtor(&rv);
+		return FAILURE;
+	}
+	st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, TBL_STORE_SET);
+	php_table_encoded_free(&enc);
+	/* Out of memory: the value is still the answer, it is just not cached. */
+	if (st != TBL_OK && php_table_throw(t, st, key, enc.size)) {
+		zval_ptr_dtor(&rv);
+		return FAILURE;
+	}
+	ZVAL_COPY_VALUE(return_value, &rv);
+	return SUCCESS;
+}
+
+static uint64_t php_table_monotonic_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+void php_table_claims_release_all(tbl_t *t)
+{
+	while (TABLE_G(claims)) {
+		php_table_claim *c = TABLE_G(claims);
+		TABLE_G(claims) = c->next;
+		tbl_claim_release(t, c->ns, ZSTR_VAL(c->key), ZSTR_LEN(c->key));
+		zend_string_release(c->key);
+		efree(c);
+	}
+}
+
+PHP_METHOD(Shm_Table, remember)
+{
+	zend_string *key, *ns = NULL;
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	zend_long expire = 0;
+	bool expire_null = true;
+	uint32_t ttl;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	uint64_t deadline = 0;
+	long sleep_us = 1000;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(2, 4)
+		Z_PARAM_STR(key)
+		Z_PARAM_FUNC(fci, fcc)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(expire, expire_null)
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_expire(expire, expire_null, 3, &ttl)
+			|| !php_table_check_ns(ns, 4) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
+		r = php_table_fetch(t, nsid, key, return_value, NULL, 1);
+	}
+	if (r != 0) {
+		if (r < 0) {
+			RETURN_THROWS();
+		}
+		return;
+	}
+
+	if (!php_table_ns_write(t, ns, &nsid)) {
+		RETURN_THROWS();
+	}
+	/* $compute asking for its own key would otherwise wait on itself for the whole bound. */
+	if (php_table_claim_held(nsid, key)) {
+		php_table_compute(t, nsid, key, ttl, &fci, &fcc, return_value);
+		return;
+	}
+
+	for (;;) {
+		st = tbl_claim(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), PHP_TABLE_REMEMBER_WAIT_MS);
+		if (st == TBL_OK) {
+			php_table_claim_push(nsid, key);
+			/* The previous computer may have stored it between our miss and our claim. */
+			r = php_table_fetch(t, nsid, key, return_value, NULL, 0);
+			if (r == 0) {
+				php_table_compute(t, nsid, key, ttl, &fci, &fcc, return_value);
+			}
+			php_table_claim_release(t, nsid, key);
+			return;
+		}
+		if (st != TBL_EBUSY) {
+			php_table_throw(t, st, key, 0);
+			RETURN_THROWS();
+		}
+		/* Someone else is computing: poll with a short backoff, within the bound. */
+		uint64_t now = php_table_monotonic_ms();
+		if (!deadline) {
+			deadline = now + PHP_TABLE_REMEMBER_WAIT_MS;
+		} else if (now >= deadline) {
+			break;
+		}
+		struct timespec ts = { 0, sleep_us * 1000 };
+		nanosleep(&ts, NULL);   /* EINTR only shortens one wait */
+		if (sleep_us < 10000) {
+			sleep_us *= 2;
+		}
+		if ((r = php_table_fetch(t, nsid, key, return_value, NULL, 0)) != 0) {
+			if (r < 0) {
+				RETURN_THROWS();
+			}
+			return;
+		}
+	}
+	/* The other worker did not deliver in time: compute it ourselves. */
+	php_table_compute(t, nsid, key, ttl, &fci, &fcc, return_value);
+}

@@ -1,0 +1,455 @@
+/*
+ * table.c - the Zend binding of Shm\Table: INI, module lifecycle, errors, and the helpers the method
+ * files share (php_table_methods.c, php_table_remember.c, php_table_scan.c, php_table_ns.c). The core
+ * (core/) does all table work and never calls back into PHP; serializer/ encodes and decodes values.
+ *
+ * Rules every method follows:
+ *   - Validate every argument before touching the table (ValueErrors name the argument).
+ *   - Run all user code (encoding runs __serialize/__sleep, remember() runs $compute) before calling the
+ *     core; the core never holds a lock while control is back in PHP.
+ *   - A core status becomes a PHP outcome in exactly one place: php_table_throw().
+ *   - Reads happen inside a read section (tbl_read_begin/end). Native values are materialized inside it
+ *     (emalloc only, no user code); serialized ones are copied out and decoded after it is closed, since
+ *     unserializing can run user code that might call back into the table.
+ *
+ * The segment is created in MINIT, before FPM or pcntl children fork, so every worker maps the same one.
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include <time.h>
+#include <inttypes.h>
+#include <errno.h>
+
+#include "php.h"
+#include "php_ini.h"
+#include "ext/standard/info.h"
+#include "ext/spl/spl_exceptions.h"
+#include "zend_exceptions.h"
+#include "zend_smart_str.h"
+
+#include "php_table.h"
+#include "php_table_internal.h"
+#include "core/platform.h"
+#include "table_arginfo.h"
+
+ZEND_DECLARE_MODULE_GLOBALS(table)
+
+zend_class_entry *php_table_exception_ce;
+zend_class_entry *php_table_ce;
+
+/* Process state (see php_table_internal.h). */
+tbl_t *php_table_tbl;
+const php_table_serializer *php_table_ser;
+tbl_policy_t php_table_policy;
+const char *const php_table_policy_names[3] = { "noeviction", "lru", "random" };
+static char php_table_reason[512];                   /* why the table is unavailable */
+
+/* ---- INI ------------------------------------------------------------------------------------------- */
+
+/* Values are validated in MINIT, not in the update handlers: an invalid one must make the table
+ * unavailable with a message that names the setting, rather than silently fall back to a default. */
+PHP_INI_BEGIN()
+	STD_PHP_INI_BOOLEAN("table.enabled", "1", PHP_INI_SYSTEM, OnUpdateBool, enabled,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.memory", "64M", PHP_INI_SYSTEM, OnUpdateString, memory,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.eviction_policy", "lru", PHP_INI_SYSTEM, OnUpdateString, eviction_policy,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.serializer", "php", PHP_INI_SYSTEM, OnUpdateString, serializer,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_BOOLEAN("table.relay_alias", "0", PHP_INI_SYSTEM, OnUpdateBool, relay_alias,
+		zend_table_globals, table_globals)
+PHP_INI_END()
+
+/* ---- errors ---------------------------------------------------------------------------------------- */
+
+ZEND_COLD void php_table_throw_unavailable(void)
+{
+	if (!TABLE_G(enabled)) {
+		zend_throw_exception(php_table_exception_ce,
+			"Shm\\Table is disabled; set table.enabled=1 to use it", 0);
+	} else {
+		zend_throw_exception_ex(php_table_exception_ce, 0, "Shm\\Table is unavailable: %s", php_table_reason);
+	}
+}
+
+/* Throw Shm\TableException with a binary-safe message (keys may hold NUL bytes). */
+static ZEND_COLD void php_table_throw_str(zend_string *msg)
+{
+	zval ex, tmp;
+
+	object_init_ex(&ex, php_table_exception_ce);
+	ZVAL_STR(&tmp, msg);
+	zend_update_property_ex(zend_ce_exception, Z_OBJ(ex), ZSTR_KNOWN(ZEND_STR_MESSAGE), &tmp);
+	zend_string_release(msg);
+	zend_throw_exception_object(&ex);
+}
+
+bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t size)
+{
+	zend_string *fn;
+
+	switch (st) {
+		case TBL_OK:
+		case TBL_ENOTFOUND:
+		case TBL_EEXIST:
+		case TBL_EMISMATCH:
+		case TBL_ENOMEM:   /* counted in stats()['oom'] by the core */
+			return false;
+		case TBL_ENSFULL:
+			zend_throw_exception_ex(php_table_exception_ce, 0,
+				"too many namespaces (at most %u); raise table.memory", tbl_ns_limit(t) - 1);
+			return true;
+		default:
+			break;
+	}
+
+	fn = get_active_function_or_method_name();
+	switch (st) {
+		case TBL_ETOOBIG:
+			zend_throw_exception_ex(php_table_exception_ce, 0,
+				"%s(): value of %zu bytes does not fit in the table (at most %" PRIu64 " bytes; raise table.memory)",
+				ZSTR_VAL(fn), size, tbl_value_max(t, key ? ZSTR_LEN(key) : 1));
+			break;
+		case TBL_ETYPE: {
+			smart_str msg = {0};
+			smart_str_append(&msg, fn);
+			smart_str_appends(&msg, "(): the value of key \"");
+			smart_str_append(&msg, (zend_string *)key);
+			smart_str_appends(&msg, "\" is not an integer");
+			smart_str_0(&msg);
+			php_table_throw_str(msg.s);
+			break;
+		}
+		case TBL_EOVERFLOW:
+			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): integer overflow", ZSTR_VAL(fn));
+			break;
+		case TBL_ESYS:
+			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): %s", ZSTR_VAL(fn), tbl_errstr(t));
+			break;
+		case TBL_ENOSLOT:
+			zend_throw_exception_ex(php_table_exception_ce, 0,
+				"%s(): %s: every reader slot is held by a live process", ZSTR_VAL(fn), tbl_status_str(st));
+			break;
+		default:
+			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): %s", ZSTR_VAL(fn), tbl_status_str(st));
+			break;
+	}
+	zend_string_release(fn);
+	return true;
+}
+
+/* ---- helpers shared by the method files -------------------------------------------------------------- */
+
+/* A key taken from a getMany/setMany/deleteMany array: a string, or an int used as its decimal form.
+ * Returns the key (a new reference) or NULL when it breaks the key rule. */
+zend_string *php_table_array_key(zend_ulong h, zend_string *skey, zval *val, bool from_value)
+{
+	if (from_value) {
+		ZVAL_DEREF(val);
+		if (Z_TYPE_P(val) == IS_STRING) {
+			skey = Z_STR_P(val);
+		} else if (Z_TYPE_P(val) == IS_LONG) {
+			return zend_long_to_str(Z_LVAL_P(val));
+		} else {
+			return NULL;
+		}
+	} else if (!skey) {
+		return zend_long_to_str((zend_long)h);
+	}
+	return php_table_key_ok(skey) ? zend_string_copy(skey) : NULL;
+}
+
+/* getMany() / deleteMany(): every element must be a valid key; checked before the table is touched. */
+bool php_table_check_key_list(HashTable *keys, uint32_t argnum)
+{
+	zval *zv;
+
+	ZEND_HASH_FOREACH_VAL(keys, zv) {
+		ZVAL_DEREF(zv);
+		if (Z_TYPE_P(zv) == IS_LONG || (Z_TYPE_P(zv) == IS_STRING && php_table_key_ok(Z_STR_P(zv)))) {
+			continue;
+		}
+		zend_argument_value_error(argnum, "must contain only non-empty keys of at most %u bytes", TBL_KEY_MAX);
+		return false;
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+/* Serialized values: copy the bytes out and close the read section before decoding, because
+ * unserializing runs user code (__unserialize, __wakeup, autoloaders). */
+zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv)
+{
+	uint8_t type = v->type;
+	uint32_t len = v->len;
+	char *buf = emalloc(len ? len : 1);
+	zend_result r;
+
+	memcpy(buf, v->data, len);
+	tbl_read_end(t);
+	r = php_table_decode(type, buf, len, rv);
+	efree(buf);
+	return r == SUCCESS ? 1 : -1;
+}
+
+/* Whether a live entry exists, without materializing it. 1 / 0 / -1 thrown. */
+int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta)
+{
+	tbl_view_t v;
+	tbl_status_t st;
+
+	if (UNEXPECTED((st = tbl_read_begin(t)) != TBL_OK)) {
+		return php_table_throw(t, st, key, 0) ? -1 : 0;
+	}
+	st = tbl_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, 0);
+	tbl_read_end(t);
+	if (st != TBL_OK) {
+		return php_table_throw(t, st, key, 0) ? -1 : 0;
+	}
+	if (meta) {
+		*meta = v;   /* metadata only: v.data is no longer valid */
+	}
+	return 1;
+}
+
+/* Seconds left before an entry with absolute expiry `expire` dies (at least 1 while it is visible). */
+zend_long php_table_seconds_left(uint32_t expire)
+{
+	uint32_t now = tbl_clock_now().sec;
+	return expire > now ? (zend_long)(expire - now) : 1;
+}
+
+/* Encode a value; false when it threw (the caller must still free `enc`). */
+bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc)
+{
+	if (php_table_encode(value, php_table_ser, argnum, enc) != SUCCESS) {
+		return false;
+	}
+	if (UNEXPECTED(enc->size > UINT32_MAX)) {
+		php_table_throw(t, TBL_ETOOBIG, NULL, enc->size);
+		return false;
+	}
+	return true;
+}
+
+/* ---- module lifecycle ------------------------------------------------------------------------------ */
+
+/* The core brackets every critical section with these, so that no signal handler (and no timeout)
+ * runs PHP code while a stripe lock is held. */
+static void php_table_block_signals(void)
+{
+	HANDLE_BLOCK_INTERRUPTIONS();
+}
+
+static void php_table_unblock_signals(void)
+{
+	HANDLE_UNBLOCK_INTERRUPTIONS();
+}
+
+/* Validate the INI values and create the segment. On failure php_table_reason says why. */
+static void php_table_open(void)
+{
+	const char *policy = TABLE_G(eviction_policy) ? TABLE_G(eviction_policy) : "";
+	const char *ser = TABLE_G(serializer) ? TABLE_G(serializer) : "";
+	const char *mem = TABLE_G(memory) ? TABLE_G(memory) : "";
+	zend_string *mem_str, *errstr = NULL;
+	zend_ulong bytes;
+	tbl_config_t cfg;
+	tbl_status_t st;
+	size_t i;
+	char errbuf[256];
+
+	mem_str = zend_string_init(mem, strlen(mem), 1);
+	bytes = zend_ini_parse_uquantity(mem_str, &errstr);
+	zend_string_release(mem_str);
+	if (errstr) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.memory=%s is not a valid size; use bytes or a number with K, M or G (e.g. 64M)", mem);
+		zend_string_release(errstr);
+		return;
+	}
+	if (bytes < 1024 * 1024) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.memory=%s is too small; it must be at least 1M", mem);
+		return;
+	}
+
+	for (i = 0; i < sizeof(php_table_policy_names) / sizeof(php_table_policy_names[0]); i++) {
+		if (strcmp(policy, php_table_policy_names[i]) == 0) {
+			break;
+		}
+	}
+	if (i == sizeof(php_table_policy_names) / sizeof(php_table_policy_names[0])) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.eviction_policy=%s is not valid; use noeviction, lru or random", policy);
+		return;
+	}
+	php_table_policy = (tbl_policy_t)i;
+
+	php_table_ser = php_table_serializer_find(ser);
+	if (!php_table_ser) {
+#ifndef HAVE_TABLE_IGBINARY
+		if (strcmp(ser, "igbinary") == 0) {
+			snprintf(php_table_reason, sizeof(php_table_reason),
+				"table.serializer=igbinary needs table built with --enable-table-igbinary");
+			return;
+		}
+		snprintf(php_table_reason, sizeof(php_table_reason), "table.serializer=%s is not valid; use php", ser);
+#else
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.serializer=%s is not valid; use php or igbinary", ser);
+#endif
+		return;
+	}
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = bytes;
+	cfg.policy = php_table_policy;
+	cfg.hooks.block_signals = php_table_block_signals;
+	cfg.hooks.unblock_signals = php_table_unblock_signals;
+	errbuf[0] = '\0';
+	st = tbl_create(&php_table_tbl, &cfg, errbuf, sizeof(errbuf));
+	if (st != TBL_OK) {
+		php_table_tbl = NULL;
+		snprintf(php_table_reason, sizeof(php_table_reason), "%s%s", errbuf[0] ? errbuf : tbl_status_str(st),
+			st == TBL_ESYS ? "; lower table.memory" : "");
+	}
+}
+
+static PHP_GINIT_FUNCTION(table)
+{
+#if defined(COMPILE_DL_TABLE) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	memset(table_globals, 0, sizeof(*table_globals));
+	ZVAL_UNDEF(&table_globals->fullscan_fn);
+}
+
+static PHP_MINIT_FUNCTION(table)
+{
+	(void)type;
+	REGISTER_INI_ENTRIES();
+
+	php_table_ce = register_class_Shm_Table();
+	php_table_exception_ce = register_class_Shm_TableException(spl_ce_RuntimeException);
+
+	/* The relay extension ships its own Relay\Table; it loads before us when present (see deps). */
+	if (TABLE_G(relay_alias) && !zend_hash_str_exists(&module_registry, "relay", sizeof("relay") - 1)
+			&& !zend_hash_str_exists(CG(class_table), "relay\\table", sizeof("relay\\table") - 1)) {
+		zend_register_class_alias("Relay\\Table", php_table_ce);
+	}
+
+	php_table_reason[0] = '\0';
+	php_table_ser = &php_table_serializer_php;
+	if (TABLE_G(enabled)) {
+		php_table_open();
+	}
+	return SUCCESS;
+}
+
+static PHP_MSHUTDOWN_FUNCTION(table)
+{
+	(void)type;
+	if (php_table_tbl) {
+		tbl_destroy(php_table_tbl);
+		php_table_tbl = NULL;
+	}
+	php_table_native_shutdown();
+	UNREGISTER_INI_ENTRIES();
+	return SUCCESS;
+}
+
+static PHP_RINIT_FUNCTION(table)
+{
+	(void)type;
+	(void)module_number;
+#if defined(COMPILE_DL_TABLE) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	return SUCCESS;
+}
+
+static PHP_RSHUTDOWN_FUNCTION(table)
+{
+	(void)type;
+	(void)module_number;
+	if (php_table_tbl) {
+		/* A bailout (fatal error, memory limit) during materialization leaves a read section open. */
+		tbl_read_reset(php_table_tbl);
+		/* ... and one inside $compute leaves remember() claims behind. */
+		php_table_claims_release_all(php_table_tbl);
+	}
+	php_table_scan_rshutdown();
+	return SUCCESS;
+}
+
+static PHP_MINFO_FUNCTION(table)
+{
+	char buf[64];
+
+	php_info_print_table_start();
+	php_info_print_table_row(2, "table support", "enabled");
+	php_info_print_table_row(2, "Version", PHP_TABLE_VERSION);
+	php_info_print_table_row(2, "Enabled", TABLE_G(enabled) ? "yes" : "no");
+	if (php_table_tbl) {
+		tbl_stats_t s;
+		tbl_get_stats(php_table_tbl, &s);
+		snprintf(buf, sizeof(buf), "%" PRIu64, s.segment_size);
+		php_info_print_table_row(2, "Segment size", buf);
+		snprintf(buf, sizeof(buf), "%" PRIu64, s.free_bytes);
+		php_info_print_table_row(2, "Free memory", buf);
+		snprintf(buf, sizeof(buf), "%" PRIu64, s.entries);
+		php_info_print_table_row(2, "Entries", buf);
+		php_info_print_table_row(2, "Eviction policy", php_table_policy_names[php_table_policy]);
+		php_info_print_table_row(2, "Serializer", php_table_ser->name);
+	} else if (TABLE_G(enabled)) {
+		php_info_print_table_row(2, "Unavailable", php_table_reason);
+	}
+#ifdef HAVE_TABLE_IGBINARY
+	php_info_print_table_row(2, "igbinary support", "yes");
+#else
+	php_info_print_table_row(2, "igbinary support", "no");
+#endif
+	php_info_print_table_end();
+
+	DISPLAY_INI_ENTRIES();
+}
+
+static const zend_module_dep table_deps[] = {
+	ZEND_MOD_REQUIRED("spl")
+#ifdef HAVE_TABLE_IGBINARY
+	ZEND_MOD_REQUIRED("igbinary")
+#endif
+	/* Start after relay when it is loaded, so table.relay_alias sees its Relay\Table. */
+	ZEND_MOD_OPTIONAL("relay")
+	ZEND_MOD_END
+};
+
+zend_module_entry table_module_entry = {
+	STANDARD_MODULE_HEADER_EX,
+	NULL,
+	table_deps,
+	PHP_TABLE_EXTNAME,
+	NULL,
+	PHP_MINIT(table),
+	PHP_MSHUTDOWN(table),
+	PHP_RINIT(table),
+	PHP_RSHUTDOWN(table),
+	PHP_MINFO(table),
+	PHP_TABLE_VERSION,
+	PHP_MODULE_GLOBALS(table),
+	PHP_GINIT(table),
+	NULL,
+	NULL,
+	STANDARD_MODULE_PROPERTIES_EX
+};
+
+#ifdef COMPILE_DL_TABLE
+# ifdef ZTS
+ZEND_TSRMLS_CACHE_DEFINE()
+# endif
+ZEND_GET_MODULE(table)
+#endif
+
