@@ -13,14 +13,17 @@ PHP_ARG_ENABLE([table-igbinary],
 if test "$PHP_TABLE" != "no"; then
   AC_DEFINE(HAVE_TABLE, 1, [Whether the table extension is enabled])
 
-  TABLE_CORE_SOURCES="core/status.c core/clock.c core/proc.c core/shm_mmap.c core/lock_pthread.c core/alloc.c \
+  TABLE_CORE_SOURCES="core/status.c core/clock_posix.c core/proc_posix.c core/shm_mmap.c core/lock_pthread.c core/alloc.c \
     core/epoch.c core/sync.c core/ns.c core/write.c core/evict.c core/claim.c core/gc.c core/table_core.c core/check.c"
   TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/php.c"
 
   if test "$PHP_TABLE_IGBINARY" != "no"; then
+    dnl serializer/igbinary.c includes "ext/igbinary/igbinary.h", so look for a directory holding ext/igbinary/
+    dnl that is already on the include path: `php-config --include-dir` (phpize, pecl, PIE), or the root of
+    dnl the PHP source tree when table is built inside php-src next to ext/igbinary.
     AC_MSG_CHECKING([for igbinary headers])
     TABLE_IGBINARY_INC=""
-    for dir in "$phpincludedir" "$abs_srcdir/.." "$phpincludedir/ext"; do
+    for dir in "$phpincludedir" "$abs_srcdir"; do
       if test -f "$dir/ext/igbinary/igbinary.h"; then
         TABLE_IGBINARY_INC="$dir/ext/igbinary"
         break

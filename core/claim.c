@@ -7,7 +7,6 @@
  * a worker killed in the middle of its callback delays the others by at most the deadline. When the array
  * is full the caller simply computes without coordination; correctness never depends on a claim.
  */
-#include <unistd.h>
 #include "epoch.h"
 #include "hash.h"
 #include "proc.h"

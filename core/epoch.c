@@ -18,9 +18,7 @@
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
 #endif
-#include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 #include "epoch.h"
 #include "proc.h"
 #include "sync.h"
@@ -73,7 +71,7 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 
 tbl_status_t tbl_slot_claim(tbl_t *t)
 {
-	pid_t me = getpid();
+	pid_t me = tbl_proc_self();
 	uint64_t start = tbl_proc_start_time(me);
 	tbl_slot_t *s;
 
@@ -133,7 +131,6 @@ unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
 
 #define TBL_MAX_TRACKED 8
 static tbl_t *tracked[TBL_MAX_TRACKED];
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /* In the child: the slot belongs to the parent. The next call claims a fresh one. */
 static void on_fork_child(void)
@@ -148,16 +145,11 @@ static void on_fork_child(void)
 	}
 }
 
-static void register_atfork(void)
-{
-	pthread_atfork(NULL, NULL, on_fork_child);
-}
-
 void tbl_epoch_track_fork(tbl_t *t)
 {
 	int i;
 
-	pthread_once(&atfork_once, register_atfork);
+	tbl_proc_on_fork_child(on_fork_child);
 	for (i = 0; i < TBL_MAX_TRACKED; i++) {
 		if (!tracked[i]) {
 			tracked[i] = t;

@@ -1,6 +1,7 @@
 /*
  * proc.h - process identity, so that a slot or claim left by a dead process can be told apart from one
- * whose pid was reused by a new, unrelated process.
+ * whose pid was reused by a new, unrelated process, and the fork hook. One backend per platform:
+ * proc_posix.c, proc_win32.c.
  */
 #ifndef TBL_PROC_H
 #define TBL_PROC_H
@@ -15,5 +16,12 @@ uint64_t tbl_proc_start_time(pid_t pid);
 /* Non-zero when `pid` is a live process that started at `start_time` (0 = unknown: only liveness is
  * checked). Zombies count as dead. */
 int tbl_proc_alive(pid_t pid, uint64_t start_time);
+
+/* This process's id. */
+pid_t tbl_proc_self(void);
+
+/* Run `fn` in the child after every fork() (POSIX: pthread_atfork). Registering the same function again
+ * is a no-op. Platforms without fork() ignore it. */
+void tbl_proc_on_fork_child(void (*fn)(void));
 
 #endif

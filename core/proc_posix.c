@@ -1,15 +1,17 @@
 /*
- * proc.c - liveness and identity of other processes.
+ * proc_posix.c - liveness and identity of other processes, and the fork hook (POSIX, /proc on Linux).
  *
  * A pid alone is not an identity: after a worker dies its pid can be handed to an unrelated process,
  * and a slot that trusted the pid would then stay pinned forever. So every slot and claim records the
  * owner's start time as well, and a process is "the owner" only while both match. Reading /proc costs
  * microseconds, so callers only do it when something is actually stuck, never on the hot path.
  */
+#ifndef _WIN32
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,3 +82,45 @@ int tbl_proc_alive(pid_t pid, uint64_t start_time)
 	}
 	return 1;
 }
+
+pid_t tbl_proc_self(void)
+{
+	return getpid();
+}
+
+#define TBL_FORK_HOOKS 4
+static void (*fork_hooks[TBL_FORK_HOOKS])(void);
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void run_fork_hooks(void)
+{
+	int i;
+
+	for (i = 0; i < TBL_FORK_HOOKS; i++) {
+		if (fork_hooks[i]) {
+			fork_hooks[i]();
+		}
+	}
+}
+
+static void register_atfork(void)
+{
+	pthread_atfork(NULL, NULL, run_fork_hooks);
+}
+
+void tbl_proc_on_fork_child(void (*fn)(void))
+{
+	int i;
+
+	pthread_once(&fork_once, register_atfork);
+	for (i = 0; i < TBL_FORK_HOOKS; i++) {
+		if (fork_hooks[i] == fn) {
+			return;
+		}
+		if (!fork_hooks[i]) {
+			fork_hooks[i] = fn;
+			return;
+		}
+	}
+}
+#endif

@@ -1,10 +1,11 @@
 /*
- * clock.c - the one clock read on the hot path.
+ * clock_posix.c - the one clock read on the hot path (POSIX; clock_win32.c on Windows).
  *
  * TTLs need whole seconds and the sampled LRU needs a coarse access time. Both come from a single
  * CLOCK_REALTIME_COARSE read, which on Linux is a vDSO call that costs a few nanoseconds and never
  * enters the kernel. Its resolution (a few ms) is far finer than either consumer needs.
  */
+#ifndef _WIN32
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
 #endif
@@ -33,3 +34,4 @@ uint64_t tbl_clock_monotonic_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
+#endif
