@@ -17,6 +17,7 @@ extern zend_module_entry table_module_entry;
 typedef struct php_table_claim {
 	struct php_table_claim *next;
 	uint16_t ns;
+	pid_t pid;             /* the claimant: a forked child inherits the list but not the claims */
 	zend_string *key;
 } php_table_claim;
 

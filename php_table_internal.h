@@ -125,6 +125,17 @@ static zend_always_inline int php_table_ns_read(tbl_t *t, const zend_string *ns,
 }
 
 /* Namespace for a write (created when new). false when it threw. */
+static zend_always_inline bool php_table_ns_write(tbl_t *t, const zend_string *ns, tbl_ns_t *out);
+
+/* A namespace that was empty can be recycled under another name between its lookup and a write; the
+ * core then refuses the stale handle (TBL_ESTALE). Look the name up again (recreating it) so the caller
+ * can retry once. */
+static zend_always_inline bool php_table_ns_refresh(tbl_t *t, const zend_string *ns, tbl_status_t st,
+                                                     tbl_ns_t *out)
+{
+	return UNEXPECTED(st == TBL_ESTALE) && php_table_ns_write(t, ns, out);
+}
+
 static zend_always_inline bool php_table_ns_write(tbl_t *t, const zend_string *ns, tbl_ns_t *out)
 {
 	tbl_status_t st;

@@ -106,6 +106,9 @@ static void php_table_store(INTERNAL_FUNCTION_PARAMETERS, tbl_store_mode_t mode)
 		RETURN_THROWS();
 	}
 	st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, mode);
+	if (php_table_ns_refresh(t, ns, st, &nsid)) {
+		st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, mode);
+	}
 	php_table_encoded_free(&enc);
 	if (EXPECTED(st == TBL_OK)) {
 		RETURN_TRUE;
@@ -331,6 +334,9 @@ static void php_table_incr(INTERNAL_FUNCTION_PARAMETERS, bool decrement)
 		return;
 	}
 	st = tbl_incr(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), decrement ? -(int64_t)by : (int64_t)by, ttl, &result);
+	if (php_table_ns_refresh(t, ns, st, &nsid)) {
+		st = tbl_incr(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), decrement ? -(int64_t)by : (int64_t)by, ttl, &result);
+	}
 	if (EXPECTED(st == TBL_OK)) {
 		RETURN_LONG((zend_long)result);
 	}
@@ -501,6 +507,9 @@ PHP_METHOD(Shm_Table, setMany)
 	ZEND_HASH_FOREACH_KEY_VAL(values, h, skey, zv) {
 		zend_string *key = php_table_array_key(h, skey, zv, false);
 		tbl_status_t st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc[i].val, ttl, TBL_STORE_SET);
+		if (php_table_ns_refresh(t, ns, st, &nsid)) {
+			st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc[i].val, ttl, TBL_STORE_SET);
+		}
 		bool threw = st != TBL_OK && php_table_throw(t, st, key, enc[i].size);
 		zend_string_release(key);
 		i++;

@@ -12,14 +12,17 @@
 #endif
 
 #include <time.h>
+#include <unistd.h>
 
 #include "php.h"
 #include "php_table_internal.h"
 
 static bool php_table_claim_held(tbl_ns_t ns, const zend_string *key)
 {
+	pid_t me = getpid();
+
 	for (php_table_claim *c = TABLE_G(claims); c; c = c->next) {
-		if (c->ns == ns && zend_string_equals(c->key, (zend_string *)key)) {
+		if (c->pid == me && c->ns == ns && zend_string_equals(c->key, (zend_string *)key)) {
 			return true;
 		}
 	}
@@ -30,6 +33,7 @@ static void php_table_claim_push(tbl_ns_t ns, zend_string *key)
 {
 	php_table_claim *c = emalloc(sizeof(*c));
 	c->ns = ns;
+	c->pid = getpid();
 	c->key = zend_string_copy(key);
 	c->next = TABLE_G(claims);
 	TABLE_G(claims) = c;

@@ -214,7 +214,7 @@ PHP_METHOD(Shm_Table, fullscanChunk)
 	/* The callback recorded namespace handles; names are looked up here, outside the read section.
 	 * Consecutive entries of one namespace share one name string. */
 	ZVAL_UNDEF(&last_name);
-	ZEND_HASH_PACKED_FOREACH_VAL(Z_ARRVAL(batch), zv) {
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL(batch), zv) {   /* may be empty, hence not initialized as packed */
 		if (Z_TYPE_P(zv) != IS_LONG) {
 			continue;
 		}

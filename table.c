@@ -97,6 +97,7 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 		case TBL_EEXIST:
 		case TBL_EMISMATCH:
 		case TBL_ENOMEM:   /* counted in stats()['oom'] by the core */
+		case TBL_ESTALE:   /* the namespace was emptied and recycled: nothing of it is left */
 			return false;
 		case TBL_ENSFULL:
 			zend_throw_exception_ex(php_table_exception_ce, 0,

@@ -14,7 +14,7 @@
 
 static uint64_t claim_hash(const char *key, size_t klen, tbl_ns_t ns)
 {
-	return tbl_hash_bytes(key, klen, ns) | 1u;   /* 0 marks a free record */
+	return tbl_hash_bytes(key, klen, tbl_ns_id(ns)) | 1u;   /* 0 marks a free record */
 }
 
 tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint32_t deadline_ms)

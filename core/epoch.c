@@ -23,8 +23,6 @@
 #include "proc.h"
 #include "sync.h"
 
-#define TBL_REAP_INTERVAL_MS 50u
-
 /* ---- slots ---------------------------------------------------------------------------------------- */
 
 static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
@@ -189,7 +187,7 @@ void tbl_retire_locked(tbl_t *t, uint64_t entry_off)
 	h->retires_since_reclaim++;
 }
 
-static uint64_t min_active_epoch(tbl_t *t)
+uint64_t tbl_epoch_min_active(tbl_t *t)
 {
 	uint32_t i, hwm = atomic_load(&t->hdr->slots_hwm);
 	uint64_t min = UINT64_MAX;
@@ -212,15 +210,10 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 	if (!h->retire_head) {
 		return 0;
 	}
-	min = min_active_epoch(t);
-	if (reap && tbl_entry_at(t, h->retire_head)->retire_epoch >= min) {
-		/* Something old is still pinned. Readers leave within microseconds, so check (at most every
-		 * TBL_REAP_INTERVAL_MS) whether the pinning slots belong to dead processes. */
-		uint64_t now = tbl_clock_monotonic_ms(), last = atomic_load(&h->last_reap_ms);
-		if (now - last >= TBL_REAP_INTERVAL_MS && atomic_compare_exchange_strong(&h->last_reap_ms, &last, now)
-		    && tbl_slots_reap(t, tbl_entry_at(t, h->retire_head)->retire_epoch) > 0) {
-			min = min_active_epoch(t);
-		}
+	min = tbl_epoch_min_active(t);
+	if (reap && tbl_entry_at(t, h->retire_head)->retire_epoch >= min
+	    && tbl_slots_reap(t, tbl_entry_at(t, h->retire_head)->retire_epoch) > 0) {
+		min = tbl_epoch_min_active(t);
 	}
 	while (h->retire_head) {
 		uint64_t off = h->retire_head;

@@ -56,10 +56,14 @@ static inline void tbl_epoch_exit(tbl_t *t)
 	atomic_store_explicit(&t->slot->epoch, TBL_EPOCH_IDLE, memory_order_release);
 }
 
+/* The oldest epoch any slot is reading at, UINT64_MAX when nobody is inside a read section. */
+uint64_t tbl_epoch_min_active(tbl_t *t);
+
 /* Queue an unlinked entry for freeing (allocator lock held). */
 void tbl_retire_locked(tbl_t *t, uint64_t entry_off);
 /* Free every retired entry no reader can still see (allocator lock held). With `reap` set, first
- * release slots of dead processes that hold reclamation back. Returns the bytes freed. */
+ * release the slots of dead processes that hold reclamation back (this reads /proc for each pinning
+ * slot: call it when stuck, not routinely). Returns the bytes freed. */
 uint64_t tbl_reclaim_locked(tbl_t *t, int reap);
 
 /* Counter bump on this process's own slot (single writer: a relaxed load and store, no RMW). */

@@ -4,9 +4,10 @@
  * When an allocation fails, the writer (holding its own stripe lock) tries, in order:
  *   1. reclamation of retired blocks no reader can still see;
  *   2. removal of expired entries, in the stripes whose earliest-expiry hint has passed;
- *   3. unless the policy is noeviction, eviction of one sampled entry, then back to 1.
- * Each round is bounded and the whole loop has a fixed number of rounds, so a full table costs a
- * failing set() a bounded amount of work and never wipes anything wholesale.
+ *   3. unless the policy is noeviction, eviction of one sampled entry, then back to 1;
+ *   4. when enough is already retired but still pinned by readers, a short wait (at most
+ *      TBL_ROOM_WAIT_MS, with one check for dead readers) instead of evicting more.
+ * A full table therefore costs a failing set() a bounded time and never wipes anything wholesale.
  *
  * Sampling (lru): look at up to TBL_EVICT_SAMPLES entries from random buckets and evict the one read
  * least recently (its atime tick, written by readers at most once per 100 ms), preferring expired
@@ -25,7 +26,7 @@
 #define TBL_EVICT_SAMPLES      5u
 #define TBL_EVICT_PROBES       64u    /* random buckets looked at per eviction, at most */
 #define TBL_EVICT_CHAIN_LOOK   4u     /* entries looked at per sampled chain */
-#define TBL_MAKE_ROOM_ROUNDS   512u
+#define TBL_ROOM_WAIT_MS       200u   /* longest a writer waits for pinned blocks */
 
 static uint64_t next_random(tbl_t *t)
 {
@@ -40,7 +41,7 @@ static uint64_t next_random(tbl_t *t)
 
 /* ---- expiry ------------------------------------------------------------------------------------------ */
 
-static int cell_due(tbl_t *t, uint32_t stripe, tbl_ns_t ns, uint32_t now_sec)
+static int cell_due(tbl_t *t, uint32_t stripe, uint32_t ns, uint32_t now_sec)
 {
 	uint32_t min = TBL_LOAD_RELAXED(&tbl_nscount(t, stripe, ns)->min_expire);
 	return min != 0 && min <= now_sec;
@@ -51,10 +52,10 @@ static int stripe_due(tbl_t *t, uint32_t stripe, int ns, uint32_t now_sec)
 	unsigned i, n;
 
 	if (ns >= 0) {
-		return cell_due(t, stripe, (tbl_ns_t)ns, now_sec);
+		return cell_due(t, stripe, (uint32_t)ns, now_sec);
 	}
 	for (i = 0, n = tbl_ns_count_created(t); i < n; i++) {
-		if (cell_due(t, stripe, (tbl_ns_t)i, now_sec)) {
+		if (cell_due(t, stripe, i, now_sec)) {
 			return 1;
 		}
 	}
@@ -69,7 +70,7 @@ void tbl_expire_stripe_locked(tbl_t *t, uint32_t stripe, int ns, uint32_t now_se
 
 	for (i = 0; i < n; i++) {
 		if (ns < 0 || (int)i == ns) {
-			TBL_STORE_RELAXED(&tbl_nscount(t, stripe, (tbl_ns_t)i)->min_expire, 0);
+			TBL_STORE_RELAXED(&tbl_nscount(t, stripe, i)->min_expire, 0);
 		}
 	}
 	for (b = stripe; b < h->nbuckets; b += h->nstripes) {
@@ -80,7 +81,7 @@ void tbl_expire_stripe_locked(tbl_t *t, uint32_t stripe, int ns, uint32_t now_se
 			tbl_entry_t *e = tbl_entry_at(t, off);
 			uint32_t exp = TBL_LOAD_RELAXED(&e->expire);
 
-			if (ns >= 0 && e->ns != (tbl_ns_t)ns) {
+			if (ns >= 0 && e->ns != (uint16_t)ns) {
 				link = &e->next;
 				continue;
 			}
@@ -250,22 +251,26 @@ static int evict_one(tbl_t *t, uint32_t held, uint32_t now_sec)
 uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 {
 	tbl_header_t *h = t->hdr;
-	unsigned round;
-	int expired_tried = 0;
+	uint64_t deadline = 0;
+	int expired_tried = 0, reaped = 0;
 
 	if (!t->rng) {
 		t->rng = ((uint64_t)t->pid << 32) ^ now.tick ^ 0x9E3779B97F4A7C15ull;
 	}
-	for (round = 0; round < TBL_MAKE_ROOM_ROUNDS; round++) {
-		uint64_t off;
-		int evicted;
+	for (;;) {
+		uint64_t off, pending, ms, min;
+		/* Once we are waiting, check (once per call) whether the readers pinning the retired blocks
+		 * are dead processes. */
+		int reap = deadline != 0 && !reaped;
 
+		reaped |= reap;
 		tbl_alloc_lock(t);
 		off = tbl_alloc(&h->alloc, t->base, size);
 		if (!off && h->retire_head) {
-			tbl_reclaim_locked(t, round > 0);
+			tbl_reclaim_locked(t, reap);
 			off = tbl_alloc(&h->alloc, t->base, size);
 		}
+		pending = h->retired_bytes;
 		tbl_alloc_unlock(t);
 		if (off) {
 			return off;
@@ -276,21 +281,33 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 				continue;
 			}
 		}
-		if (h->policy == TBL_POLICY_NOEVICTION) {
-			/* Only blocks still pinned by readers can help now; give them a moment, briefly. */
-			if (!h->retired_blocks || round >= 8) {
-				return 0;
+		/* Evict while what is already waiting for readers to leave could not cover the request (with
+		 * slack for fragmentation); beyond that, evicting more would only empty the table faster. */
+		if (h->policy != TBL_POLICY_NOEVICTION && pending < 2 * size) {
+			int evicted = evict_one(t, held, now.sec);
+			if (evicted > 0) {
+				continue;
 			}
-			sched_yield();
-			continue;
+			if (evicted == 0 && pending == 0) {
+				return 0;   /* nothing left to evict and nothing pending: it cannot fit */
+			}
+		} else if (pending == 0) {
+			return 0;       /* noeviction, and nothing will be freed */
 		}
-		evicted = evict_one(t, held, now.sec);
-		if (evicted == 0 && !h->retired_blocks) {
+		/* Blocks are pinned by readers (or a victim's stripe was busy). Readers leave within
+		 * microseconds unless descheduled, so wait, for a bounded time; but not for a reader that
+		 * already made a writer wait in vain (a long scan, a stuck process): fail at once instead. */
+		min = tbl_epoch_min_active(t);
+		if (min != UINT64_MAX && min == atomic_load(&h->stuck_epoch)) {
 			return 0;
 		}
-		if (evicted <= 0) {
-			sched_yield();
+		ms = tbl_clock_monotonic_ms();
+		if (!deadline) {
+			deadline = ms + TBL_ROOM_WAIT_MS;
+		} else if (ms >= deadline) {
+			atomic_store(&h->stuck_epoch, min);
+			return 0;
 		}
+		sched_yield();
 	}
-	return 0;
 }

@@ -31,14 +31,14 @@ static inline int tbl_key_equal(const char *a, const char *b, size_t len)
 	return memcmp(a, b, len) == 0;
 }
 
-static inline int tbl_entry_matches(const tbl_entry_t *e, uint64_t hash, tbl_ns_t ns, const char *key,
+static inline int tbl_entry_matches(const tbl_entry_t *e, uint64_t hash, uint16_t ns, const char *key,
                                     size_t klen)
 {
 	return e->hash == hash && e->ns == ns && e->key_len == klen && tbl_key_equal(tbl_entry_key(e), key, klen);
 }
 
 /* Reader: the entry for (ns, key), expired or not, or NULL. Call inside a read section. */
-static inline tbl_entry_t *tbl_index_find(const tbl_t *t, uint64_t hash, tbl_ns_t ns, const char *key,
+static inline tbl_entry_t *tbl_index_find(const tbl_t *t, uint64_t hash, uint16_t ns, const char *key,
                                           size_t klen)
 {
 	uint64_t off = atomic_load_explicit(&t->buckets[tbl_bucket_of_hash(t, hash)], memory_order_acquire);
@@ -54,7 +54,7 @@ static inline tbl_entry_t *tbl_index_find(const tbl_t *t, uint64_t hash, tbl_ns_
 }
 
 /* Writer (stripe lock held): the link that points at the entry for (ns, key), or NULL. */
-static inline _Atomic uint64_t *tbl_index_find_link(const tbl_t *t, uint64_t hash, tbl_ns_t ns,
+static inline _Atomic uint64_t *tbl_index_find_link(const tbl_t *t, uint64_t hash, uint16_t ns,
                                                     const char *key, size_t klen, tbl_entry_t **out)
 {
 	_Atomic uint64_t *link = &t->buckets[tbl_bucket_of_hash(t, hash)];

@@ -1,19 +1,24 @@
 /*
- * ns.c - namespaces: a name <-> small integer id map in the segment.
+ * ns.c - namespaces: a name <-> small integer id map in the segment, with recycling.
  *
  * Entries carry a 16-bit namespace id, which keeps them small and lets the counters be a flat
  * [stripe][namespace] array, so count() and memory() per namespace are a handful of loads. Names are
  * stored once, by id (tbl_nsrec_t), and found through an open-addressed index of id + 1 values keyed by
- * the name's hash.
+ * the name's hash. Id 0 is the default namespace and is not in the index.
  *
- * Readers look names up without a lock: a creator writes the record first, then publishes the index
- * cell with a release store, then bumps ns_created; a reader that sees the cell also sees the record.
- * Creation takes the namespace lock, so two processes can never create the same name twice. Namespaces
- * are never removed (a cleared namespace keeps its id); the limit, max_ns, scales with table.memory.
- * Id 0 is the default namespace and is not in the index.
+ * Readers look names up without a lock. A creator writes the record, then publishes the index cell with
+ * a release store, then bumps ns_created; a reader that sees the cell also sees the record.
+ *
+ * Recycling. When every id is taken, tbl_ns_get() reuses the id of a namespace that holds no entry (the
+ * one writers resolved least recently). It takes every stripe lock first (so no
+ * write is in flight and the namespace stays empty), then the namespace lock, tombstones the old index
+ * cell and rewrites the record under a sequence count (`gen` odd while rewriting). A handle carries the
+ * generation it was found at: writers check it under the stripe lock (TBL_ESTALE), and readers check it
+ * after their lookup, so a handle from before the recycle can neither see nor write the new namespace.
  */
 #include <string.h>
 #include "hash.h"
+#include "platform.h"
 #include "segment.h"
 #include "sync.h"
 
@@ -22,83 +27,216 @@ static uint32_t name_slot(const tbl_t *t, const char *name, size_t len)
 	return (uint32_t)(tbl_hash_bytes(name, len, 0x6E73u) & (t->hdr->nsindex_size - 1u));
 }
 
-/* Probe for `name`. Returns its id, or -1 with *empty set to the first free cell. */
-static int probe(tbl_t *t, const char *name, size_t len, uint32_t *empty)
+static tbl_ns_t make_handle(uint32_t id, uint32_t gen)
 {
-	uint32_t mask = t->hdr->nsindex_size - 1u, i = name_slot(t, name, len), n;
+	return (tbl_ns_t)(id | ((gen & 0xFFFFu) << 16));
+}
 
-	for (n = 0; n <= mask; n++, i = (i + 1u) & mask) {
+/* Compare the record of `id` with `name` consistently with a concurrent recycle: returns 1 and the
+ * generation when it matches, 0 when it does not, -1 when it changed under us (probe again). */
+static int record_matches(tbl_t *t, uint32_t id, const char *name, size_t len, uint32_t *gen)
+{
+	const tbl_nsrec_t *r = &t->nsrecs[id];
+	uint32_t g1 = atomic_load_explicit(&t->nsrecs[id].gen, memory_order_acquire), g2;
+	int same;
+
+	if (g1 & 1u) {
+		return -1;
+	}
+	same = r->len == len && memcmp(r->name, name, len) == 0;
+	atomic_thread_fence(memory_order_acquire);
+	g2 = atomic_load_explicit(&t->nsrecs[id].gen, memory_order_relaxed);
+	if (g1 != g2) {
+		return -1;
+	}
+	*gen = g1;
+	return same;
+}
+
+/* Probe for `name`. Returns its handle, or -1 with *insert set to the first cell a new name may take
+ * (a tombstone or an empty cell; UINT32_MAX when the index is full). */
+static int64_t probe(tbl_t *t, const char *name, size_t len, uint32_t *insert)
+{
+	uint32_t mask = t->hdr->nsindex_size - 1u, i, n;
+
+again:
+	*insert = UINT32_MAX;
+	for (n = 0, i = name_slot(t, name, len); n <= mask; n++, i = (i + 1u) & mask) {
 		uint16_t v = atomic_load_explicit(&t->nsindex[i], memory_order_acquire);
-		const tbl_nsrec_t *r;
+		uint32_t gen;
+		int m;
 
+		if (v == TBL_NSINDEX_TOMBSTONE) {
+			if (*insert == UINT32_MAX) {
+				*insert = i;
+			}
+			continue;
+		}
 		if (v == 0) {
-			*empty = i;
+			if (*insert == UINT32_MAX) {
+				*insert = i;
+			}
 			return -1;
 		}
-		r = &t->nsrecs[v - 1u];
-		if (r->len == len && memcmp(r->name, name, len) == 0) {
-			return (int)(v - 1u);
+		if ((m = record_matches(t, v - 1u, name, len, &gen)) < 0) {
+			goto again;
+		}
+		if (m) {
+			return (int64_t)make_handle(v - 1u, gen);
 		}
 	}
-	*empty = UINT32_MAX;
 	return -1;
 }
 
 tbl_status_t tbl_ns_find(tbl_t *t, const char *name, size_t len, tbl_ns_t *out)
 {
-	uint32_t empty;
-	int id;
+	uint32_t insert;
+	int64_t h;
 
 	if (len == 0 || len > TBL_NS_NAME_MAX) {
 		return TBL_EINVAL;
 	}
-	id = probe(t, name, len, &empty);
-	if (id < 0) {
+	if ((h = probe(t, name, len, &insert)) < 0) {
 		return TBL_ENOTFOUND;
 	}
-	*out = (tbl_ns_t)id;
+	*out = (tbl_ns_t)h;
 	return TBL_OK;
+}
+
+static void touch_record(tbl_t *t, tbl_ns_t ns)
+{
+	uint32_t now = tbl_clock_now().sec;
+	_Atomic uint32_t *last = &t->nsrecs[tbl_ns_id(ns)].last_get;
+
+	if (tbl_ns_id(ns) != 0 && TBL_LOAD_RELAXED(last) != now) {
+		TBL_STORE_RELAXED(last, now);
+	}
+}
+
+/* Write a name into record `id` and publish it at index cell `cell` (namespace lock held). */
+static void publish(tbl_t *t, uint32_t id, uint32_t cell, const char *name, size_t len)
+{
+	tbl_nsrec_t *r = &t->nsrecs[id];
+
+	r->len = (uint16_t)len;
+	memcpy(r->name, name, len);
+	TBL_STORE_RELAXED(&r->last_get, tbl_clock_now().sec);
+	atomic_store_explicit(&t->nsindex[cell], (uint16_t)(id + 1u), memory_order_release);
+}
+
+/* The empty namespace (no entry in any stripe) that writers resolved least recently, or 0 when every
+ * namespace holds something (all stripe locks and the namespace lock held). The least recently resolved
+ * one is the least likely to be in a writer's hands right now; a writer that does hold it gets
+ * TBL_ESTALE and looks the name up again. */
+static uint32_t recyclable_id(tbl_t *t)
+{
+	uint32_t id, s, created = atomic_load(&t->hdr->ns_created), best = 0, best_age = 0;
+	uint32_t now = tbl_clock_now().sec;
+
+	for (id = 1; id < created; id++) {
+		uint32_t age = now - TBL_LOAD_RELAXED(&t->nsrecs[id].last_get);
+		int empty = 1;
+
+		for (s = 0; s < t->hdr->nstripes && empty; s++) {
+			empty = TBL_LOAD_RELAXED(&tbl_nscount(t, s, id)->entries) == 0;
+		}
+		if (empty && (!best || age > best_age)) {
+			best = id;
+			best_age = age;
+		}
+	}
+	return best;
+}
+
+static void index_remove(tbl_t *t, uint32_t id)
+{
+	const tbl_nsrec_t *r = &t->nsrecs[id];
+	uint32_t mask = t->hdr->nsindex_size - 1u, i, n;
+
+	for (n = 0, i = name_slot(t, r->name, r->len); n <= mask; n++, i = (i + 1u) & mask) {
+		if (atomic_load(&t->nsindex[i]) == id + 1u) {
+			atomic_store_explicit(&t->nsindex[i], (uint16_t)TBL_NSINDEX_TOMBSTONE, memory_order_release);
+			return;
+		}
+	}
+}
+
+/* Every id is taken: reuse an empty one for `name`. */
+static tbl_status_t recycle(tbl_t *t, const char *name, size_t len, tbl_ns_t *out)
+{
+	uint32_t s, id, insert, gen;
+	tbl_status_t st = TBL_ENSFULL;
+	int64_t h;
+
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		tbl_stripe_lock(t, s);
+	}
+	tbl_ns_lock(t);
+	if ((h = probe(t, name, len, &insert)) >= 0) {
+		*out = (tbl_ns_t)h;           /* someone created it meanwhile */
+		st = TBL_OK;
+	} else if ((id = recyclable_id(t)) != 0) {
+		tbl_nsrec_t *r = &t->nsrecs[id];
+
+		index_remove(t, id);
+		probe(t, name, len, &insert);  /* the tombstone may be the best cell now */
+		gen = atomic_load(&r->gen);
+		atomic_store_explicit(&r->gen, gen + 1u, memory_order_relaxed);   /* odd: rewriting */
+		atomic_thread_fence(memory_order_release);
+		publish(t, id, insert, name, len);
+		atomic_store_explicit(&r->gen, gen + 2u, memory_order_release);
+		*out = make_handle(id, gen + 2u);
+		st = TBL_OK;
+	}
+	tbl_ns_unlock(t);
+	for (s = t->hdr->nstripes; s-- > 0;) {
+		tbl_stripe_unlock(t, s);
+	}
+	return st;
 }
 
 tbl_status_t tbl_ns_get(tbl_t *t, const char *name, size_t len, tbl_ns_t *out)
 {
 	tbl_header_t *h = t->hdr;
 	tbl_status_t st = tbl_ns_find(t, name, len, out);
-	uint32_t empty, id;
-	int found;
+	uint32_t insert, id;
+	int64_t found;
 
+	if (st == TBL_OK) {
+		touch_record(t, *out);
+	}
 	if (st != TBL_ENOTFOUND) {
 		return st;
 	}
 	tbl_ns_lock(t);
-	found = probe(t, name, len, &empty);
-	if (found >= 0) {
-		*out = (tbl_ns_t)found;
+	if ((found = probe(t, name, len, &insert)) >= 0) {
 		tbl_ns_unlock(t);
+		*out = (tbl_ns_t)found;
+		touch_record(t, *out);
 		return TBL_OK;
 	}
 	id = atomic_load(&h->ns_created);
-	if (id >= h->max_ns || empty == UINT32_MAX) {
+	if (id >= h->max_ns || insert == UINT32_MAX) {
 		tbl_ns_unlock(t);
-		return TBL_ENSFULL;
+		return recycle(t, name, len, out);
 	}
-	t->nsrecs[id].len = (uint16_t)len;
-	memcpy(t->nsrecs[id].name, name, len);
-	atomic_store_explicit(&t->nsindex[empty], (uint16_t)(id + 1u), memory_order_release);
+	publish(t, id, insert, name, len);
 	atomic_store_explicit(&h->ns_created, id + 1u, memory_order_release);
 	tbl_ns_unlock(t);
-	*out = (tbl_ns_t)id;
+	*out = make_handle(id, 0);
 	return TBL_OK;
 }
 
 const char *tbl_ns_name(tbl_t *t, tbl_ns_t ns, size_t *len)
 {
-	if (ns >= atomic_load_explicit(&t->hdr->ns_created, memory_order_acquire)) {
+	uint32_t id = tbl_ns_id(ns);
+
+	if (id >= atomic_load_explicit(&t->hdr->ns_created, memory_order_acquire)) {
 		*len = 0;
 		return NULL;
 	}
-	*len = t->nsrecs[ns].len;
-	return t->nsrecs[ns].name;
+	*len = t->nsrecs[id].len;
+	return t->nsrecs[id].name;
 }
 
 unsigned tbl_ns_count_created(tbl_t *t)

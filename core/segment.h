@@ -74,11 +74,17 @@ typedef struct tbl_nscount {
 	uint64_t reserved2;
 } tbl_nscount_t;
 
+/* A namespace name. `gen` is a sequence count: odd while the record is being rewritten by a recycle,
+ * and the generation of the handles that refer to it otherwise (namespace lock for writers). */
 typedef struct tbl_nsrec {
+	_Atomic uint32_t gen;
+	_Atomic uint32_t last_get;     /* unix seconds of the latest tbl_ns_get (recycling keeps clear) */
 	uint16_t len;
 	char name[TBL_NS_NAME_MAX];
 	uint8_t reserved;
 } tbl_nsrec_t;
+
+#define TBL_NSINDEX_TOMBSTONE 0xFFFFu   /* a recycled name's index cell: probing continues past it */
 
 typedef struct tbl_claim {
 	uint64_t hash;                 /* 0 = free */
@@ -117,7 +123,7 @@ typedef struct tbl_header {
 	/* Lock-free. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t sweep_cursor;
 	_Atomic uint64_t lock_repairs;
-	_Atomic uint64_t last_reap_ms;    /* rate limit for the dead-slot reaper during reclamation */
+	_Atomic uint64_t stuck_epoch;     /* a reader inside since this epoch made a writer wait in vain */
 	_Atomic uint32_t gc_needed;       /* a writer died mid-operation: blocks may have leaked */
 	_Atomic uint32_t has_ttl;         /* some entry was ever stored with an expiry: sweeps are useful */
 } tbl_header_t;
@@ -198,9 +204,22 @@ static inline uint64_t tbl_entry_alloc_size(size_t key_len, size_t val_len)
 	return sizeof(tbl_entry_t) + tbl_entry_val_offset((uint32_t)key_len) + val_len;
 }
 
-static inline tbl_nscount_t *tbl_nscount(const tbl_t *t, uint32_t stripe, tbl_ns_t ns)
+static inline tbl_nscount_t *tbl_nscount(const tbl_t *t, uint32_t stripe, uint32_t ns_id)
 {
-	return &t->nscounts[(size_t)stripe * t->hdr->max_ns + ns];
+	return &t->nscounts[(size_t)stripe * t->hdr->max_ns + ns_id];
+}
+
+/* The generation a handle carries. */
+static inline uint32_t tbl_ns_gen(tbl_ns_t ns)
+{
+	return ns >> 16;
+}
+
+/* Whether `ns` still names the namespace it was looked up as (the default namespace always does). */
+static inline int tbl_ns_current(const tbl_t *t, tbl_ns_t ns)
+{
+	return tbl_ns_id(ns) == 0
+	       || (atomic_load_explicit(&t->nsrecs[tbl_ns_id(ns)].gen, memory_order_acquire) & 0xFFFFu) == tbl_ns_gen(ns);
 }
 
 static inline uint32_t tbl_stripe_of_bucket(const tbl_t *t, uint64_t bucket)

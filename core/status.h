@@ -20,7 +20,8 @@ typedef enum tbl_status {
 	TBL_ENOSLOT,     /* every reader slot is held by a live process */
 	TBL_EINVAL,      /* bad argument (the binding validates first; this is the core's own guard) */
 	TBL_ESYS,        /* a system call failed; the table's errstr names it */
-	TBL_EBUSY        /* remember(): another process is computing this key */
+	TBL_EBUSY,       /* remember(): another process is computing this key */
+	TBL_ESTALE       /* the namespace handle predates a recycling of that namespace: look it up again */
 } tbl_status_t;
 
 /* A short, static, human-readable description ("out of memory", ...). Never NULL. */

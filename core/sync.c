@@ -140,7 +140,7 @@ static void repair_ns(tbl_t *t)
 
 	for (i = 0; i < h->nsindex_size; i++) {
 		uint16_t v = atomic_load(&t->nsindex[i]);
-		if (v && v > max_id) {
+		if (v && v != TBL_NSINDEX_TOMBSTONE && v > max_id) {
 			max_id = v;   /* the index stores id + 1 */
 		}
 	}

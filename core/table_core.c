@@ -189,10 +189,11 @@ static inline void fill_view(const tbl_entry_t *e, tbl_view_t *v)
 
 tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
 {
-	uint64_t hash = tbl_hash_bytes(key, klen, ns);
-	tbl_entry_t *e = tbl_index_find(t, hash, ns, key, klen);
+	uint64_t hash = tbl_hash_bytes(key, klen, tbl_ns_id(ns));
+	tbl_entry_t *e = tbl_index_find(t, hash, tbl_ns_id(ns), key, klen);
 
-	if (TBL_LIKELY(e != NULL)) {
+	/* A handle from before its namespace was recycled must not see the new namespace's entries. */
+	if (TBL_LIKELY(e != NULL) && TBL_LIKELY(tbl_ns_current(t, ns))) {
 		uint32_t exp = TBL_LOAD_RELAXED(&e->expire);
 		int lru = t->hdr->policy == TBL_POLICY_LRU;
 
@@ -221,29 +222,38 @@ miss:
 
 /* ---- counters and stats -------------------------------------------------------------------------------- */
 
-static void sum_ns(tbl_t *t, tbl_ns_t ns, uint64_t *entries, uint64_t *bytes)
+static void sum_ns(tbl_t *t, uint32_t id, uint64_t *entries, uint64_t *bytes)
 {
 	uint32_t s;
 
 	*entries = *bytes = 0;
 	for (s = 0; s < t->hdr->nstripes; s++) {
-		tbl_nscount_t *c = tbl_nscount(t, s, ns);
+		tbl_nscount_t *c = tbl_nscount(t, s, id);
 		*entries += TBL_LOAD_RELAXED(&c->entries);
 		*bytes += TBL_LOAD_RELAXED(&c->bytes);
 	}
+}
+
+/* Entries and bytes of one namespace, exact: cells whose earliest expiry has passed are swept first. */
+static void ns_totals(tbl_t *t, tbl_ns_t ns, uint64_t *entries, uint64_t *bytes)
+{
+	uint32_t id = tbl_ns_id(ns);
+
+	*entries = *bytes = 0;
+	if (id >= tbl_ns_count_created(t)) {
+		return;
+	}
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		tbl_expire_due(t, (int)id, tbl_clock_now().sec);
+	}
+	sum_ns(t, id, entries, bytes);
 }
 
 uint64_t tbl_ns_entries(tbl_t *t, tbl_ns_t ns)
 {
 	uint64_t entries, bytes;
 
-	if (ns >= tbl_ns_count_created(t)) {
-		return 0;
-	}
-	if (tbl_slot_ensure(t) == TBL_OK) {
-		tbl_expire_due(t, ns, tbl_clock_now().sec);
-	}
-	sum_ns(t, ns, &entries, &bytes);
+	ns_totals(t, ns, &entries, &bytes);
 	return entries;
 }
 
@@ -251,13 +261,7 @@ uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns)
 {
 	uint64_t entries, bytes;
 
-	if (ns >= tbl_ns_count_created(t)) {
-		return 0;
-	}
-	if (tbl_slot_ensure(t) == TBL_OK) {
-		tbl_expire_due(t, ns, tbl_clock_now().sec);
-	}
-	sum_ns(t, ns, &entries, &bytes);
+	ns_totals(t, ns, &entries, &bytes);
 	return bytes;
 }
 
@@ -293,7 +297,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	created = tbl_ns_count_created(t);
 	for (ns = 0; ns < created; ns++) {
 		uint64_t entries, bytes;
-		sum_ns(t, (tbl_ns_t)ns, &entries, &bytes);
+		sum_ns(t, ns, &entries, &bytes);
 		out->entries += entries;
 		out->entry_bytes += bytes;
 	}
@@ -332,7 +336,7 @@ uint64_t tbl_scan(tbl_t *t, uint32_t ns, uint64_t *cursor, uint64_t max_buckets,
 
 		while (off && !stop) {
 			tbl_entry_t *e = tbl_entry_at(t, off);
-			if ((ns == TBL_SCAN_ALL_NS || e->ns == ns) && !tbl_entry_expired(e, now_sec)) {
+			if ((ns == TBL_SCAN_ALL_NS || e->ns == tbl_ns_id(ns)) && !tbl_entry_expired(e, now_sec)) {
 				tbl_view_t v;
 				fill_view(e, &v);
 				stop = fn(ctx, e->ns, tbl_entry_key(e), e->key_len, &v);

@@ -45,9 +45,17 @@ typedef enum tbl_store_mode {
 	TBL_STORE_ADD = 1    /* insert only when no live entry exists (TBL_EEXIST otherwise) */
 } tbl_store_mode_t;
 
-/* Namespace handle: 0 is the default namespace. */
-typedef uint16_t tbl_ns_t;
+/* Namespace handle: the namespace's id in the low 16 bits and its generation above them. 0 is the
+ * default namespace. A namespace left empty can be recycled under another name (ns.c); its generation
+ * changes then, so a handle from before no longer finds or writes anything (TBL_ESTALE on writes).
+ * Counters, names and scans take the id alone: any value 0 .. tbl_ns_count_created() - 1 works. */
+typedef uint32_t tbl_ns_t;
 #define TBL_NS_DEFAULT ((tbl_ns_t)0)
+
+static inline uint16_t tbl_ns_id(tbl_ns_t ns)
+{
+	return (uint16_t)(ns & 0xFFFFu);
+}
 
 /* Hooks the embedding program installs (the PHP binding maps them to HANDLE_BLOCK_INTERRUPTIONS).
  * Both may be NULL. They must not fail and must not longjmp. */
@@ -100,7 +108,8 @@ void tbl_detach(tbl_t *t);
 /* ---- namespaces ---------------------------------------------------------------------------------- */
 /* Find a namespace by name. TBL_ENOTFOUND when it has never been created. */
 tbl_status_t tbl_ns_find(tbl_t *t, const char *name, size_t len, tbl_ns_t *out);
-/* Find or create (takes the namespace lock when creating). TBL_ENSFULL when the table is full. */
+/* Find or create (takes the namespace lock when creating). When every id is taken, the id of an empty
+ * namespace is recycled; TBL_ENSFULL when every namespace holds entries. */
 tbl_status_t tbl_ns_get(tbl_t *t, const char *name, size_t len, tbl_ns_t *out);
 /* Name of a namespace (not NUL-terminated). The default namespace has length 0. */
 const char *tbl_ns_name(tbl_t *t, tbl_ns_t ns, size_t *len);

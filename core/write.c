@@ -67,7 +67,7 @@ void tbl_remove_locked(tbl_t *t, uint32_t stripe, _Atomic uint64_t *link, tbl_en
 /* ---- the common shape ---------------------------------------------------------------------------- */
 
 typedef struct write_ctx {
-	tbl_ns_t ns;
+	uint16_t ns;                   /* the namespace id */
 	const char *key;
 	size_t klen;
 	uint64_t hash, bucket;
@@ -79,21 +79,26 @@ static tbl_status_t write_begin(tbl_t *t, tbl_ns_t ns, const char *key, size_t k
 {
 	tbl_status_t st;
 
-	if (klen == 0 || klen > TBL_KEY_MAX || ns >= tbl_ns_count_created(t)) {
+	if (klen == 0 || klen > TBL_KEY_MAX || tbl_ns_id(ns) >= tbl_ns_count_created(t)) {
 		return TBL_EINVAL;
 	}
 	if ((st = tbl_slot_ensure(t)) != TBL_OK) {
 		return st;
 	}
 	tbl_gc_if_needed(t);
-	w->ns = ns;
+	w->ns = tbl_ns_id(ns);
 	w->key = key;
 	w->klen = klen;
-	w->hash = tbl_hash_bytes(key, klen, ns);
+	w->hash = tbl_hash_bytes(key, klen, w->ns);
 	w->bucket = tbl_bucket_of_hash(t, w->hash);
 	w->stripe = tbl_stripe_of_bucket(t, w->bucket);
 	w->now = tbl_clock_now();
 	tbl_stripe_lock(t, w->stripe);
+	/* A recycle holds every stripe lock, so under ours the namespace's generation is stable. */
+	if (TBL_UNLIKELY(!tbl_ns_current(t, ns))) {
+		tbl_stripe_unlock(t, w->stripe);
+		return TBL_ESTALE;
+	}
 	return TBL_OK;
 }
 
@@ -367,7 +372,7 @@ static tbl_status_t clear_entries(tbl_t *t, int ns, uint64_t *removed)
 
 			while ((off = atomic_load_explicit(link, memory_order_relaxed)) != 0) {
 				tbl_entry_t *e = tbl_entry_at(t, off);
-				if (ns >= 0 && e->ns != (tbl_ns_t)ns) {
+				if (ns >= 0 && e->ns != (uint16_t)ns) {
 					link = &e->next;
 					continue;
 				}
@@ -387,10 +392,14 @@ static tbl_status_t clear_entries(tbl_t *t, int ns, uint64_t *removed)
 
 tbl_status_t tbl_clear_ns(tbl_t *t, tbl_ns_t ns, uint64_t *removed)
 {
-	if (ns >= tbl_ns_count_created(t)) {
+	if (tbl_ns_id(ns) >= tbl_ns_count_created(t)) {
 		return TBL_EINVAL;
 	}
-	return clear_entries(t, (int)ns, removed);
+	if (!tbl_ns_current(t, ns)) {
+		*removed = 0;
+		return TBL_OK;   /* recycled: the namespace it named holds nothing */
+	}
+	return clear_entries(t, (int)tbl_ns_id(ns), removed);
 }
 
 tbl_status_t tbl_clear_all(tbl_t *t, uint64_t *removed)

@@ -62,7 +62,43 @@ TBL_TEST(test_ids_are_shared_across_processes)
 	tbl_destroy(t);
 }
 
+TBL_TEST(test_empty_namespaces_are_recycled_and_old_handles_go_stale)
+{
+	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_LRU);
+	tbl_ns_t first, ns, fresh;
+	unsigned i, limit;
+	char name[32], buf[16];
+
+	REQUIRE(t != NULL);
+	limit = tbl_ns_limit(t);
+	REQUIRE(tbl_ns_get(t, "first", 5, &first) == TBL_OK);
+	for (i = 2; i < limit; i++) {
+		snprintf(name, sizeof(name), "full%u", i);
+		REQUIRE(tbl_ns_get(t, name, strlen(name), &ns) == TBL_OK);
+		CHECK(fixture_set(t, ns, "k", "v", 0) == TBL_OK);   /* every namespace but "first" holds a key */
+	}
+	/* The table is full; only "first" is empty, so it is the one recycled. */
+	CHECK(tbl_ns_get(t, "fresh", 5, &fresh) == TBL_OK);
+	CHECK(tbl_ns_id(fresh) == tbl_ns_id(first) && fresh != first);
+	CHECK(tbl_ns_find(t, "first", 5, &ns) == TBL_ENOTFOUND);
+	CHECK(fixture_set(t, fresh, "k", "new", 0) == TBL_OK);
+	/* The old handle neither sees nor writes the new namespace. */
+	CHECK(fixture_get(t, first, "k", buf, sizeof(buf)) == TBL_ENOTFOUND);
+	CHECK(fixture_set(t, first, "k", "stale", 0) == TBL_ESTALE);
+	CHECK(fixture_get(t, fresh, "k", buf, sizeof(buf)) == TBL_OK && strcmp(buf, "new") == 0);
+	/* With every namespace holding something, nothing can be recycled. */
+	CHECK(tbl_ns_get(t, "one-more", 8, &ns) == TBL_ENSFULL);
+	/* Names are found after a recycle, through the tombstone the old name left in the index. */
+	for (i = 2; i < limit; i++) {
+		snprintf(name, sizeof(name), "full%u", i);
+		CHECK(tbl_ns_find(t, name, strlen(name), &ns) == TBL_OK);
+	}
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_empty_namespaces_are_recycled_and_old_handles_go_stale),
 	TBL_TEST_ENTRY(test_names_are_binary_safe_and_bounded),
 	TBL_TEST_ENTRY(test_find_never_creates),
 	TBL_TEST_ENTRY(test_ids_are_shared_across_processes),
