@@ -1,0 +1,32 @@
+--TEST--
+Shm\Table: ttl: an expired entry is a miss for get, exists, getWithMeta and ttl
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; ?>
+--FILE--
+<?php
+use Shm\Table;
+
+Table::set('short', 'gone soon', 1);
+Table::set('never', 'stays');
+Table::set('long', 'stays too', 1000);
+Table::set('short', 'gone soon', 1, 'ns');
+var_dump(Table::get('short'), Table::exists('short'));
+sleep(2);
+var_dump(Table::get('short'));
+var_dump(Table::exists('short'));
+var_dump(Table::getWithMeta('short'));
+var_dump(Table::ttl('short'));
+var_dump(Table::get('short', 'ns'), Table::exists('short', 'ns'));
+var_dump(Table::get('never'), Table::get('long'));
+?>
+--EXPECT--
+string(9) "gone soon"
+bool(true)
+NULL
+bool(false)
+bool(false)
+bool(false)
+NULL
+bool(false)
+string(5) "stays"
+string(9) "stays too"

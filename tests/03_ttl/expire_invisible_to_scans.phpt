@@ -1,0 +1,60 @@
+--TEST--
+Shm\Table: ttl: expired entries vanish from count, keys, fullscan, getMany, namespaces and stats
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; ?>
+--FILE--
+<?php
+use Shm\Table;
+
+for ($i = 0; $i < 10; $i++) {
+    Table::set("short$i", $i, 1);
+}
+Table::set('keep', 'k');
+Table::set('only', 'expiring', 1, 'gone');
+Table::set('kept', 'kept', null, 'stays');
+var_dump(Table::count(), Table::count('gone'), count(Table::keys(null)));
+sleep(2);
+var_dump(Table::count());
+var_dump(Table::keys(null), Table::keys('short*'));
+$scan = [];
+foreach (Table::fullscan() as $ns => $key) {
+    $scan[] = ($ns ?? '-') . ':' . $key;
+}
+sort($scan);
+var_dump($scan);
+var_dump(Table::getMany(['short1', 'keep', 'short2']));
+var_dump(Table::count('gone'), Table::namespaces());
+$s = Table::stats();
+var_dump($s['entries']);
+var_dump(isset($s['namespaces']['gone']) ? $s['namespaces']['gone']['count'] : 0);
+var_dump($s['namespaces']['']['count']);
+?>
+--EXPECT--
+int(11)
+int(1)
+int(11)
+int(1)
+array(1) {
+  [0]=>
+  string(4) "keep"
+}
+array(0) {
+}
+array(2) {
+  [0]=>
+  string(6) "-:keep"
+  [1]=>
+  string(10) "stays:kept"
+}
+array(1) {
+  ["keep"]=>
+  string(1) "k"
+}
+int(0)
+array(1) {
+  [0]=>
+  string(5) "stays"
+}
+int(2)
+int(0)
+int(1)

@@ -1,0 +1,36 @@
+--TEST--
+Shm\Table: touch: extending an expiry keeps the entry alive past its original one
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; ?>
+--FILE--
+<?php
+use Shm\Table;
+
+Table::set('extended', 'e', 1);
+Table::set('removed0', 'r0', 1);
+Table::set('removednull', 'rn', 1);
+Table::set('control', 'c', 1);
+var_dump(Table::touch('extended', 100), Table::touch('removed0', 0), Table::touch('removednull', null));
+sleep(2);
+var_dump(Table::get('extended'), Table::get('removed0'), Table::get('removednull'), Table::get('control'));
+$t = Table::ttl('extended');
+var_dump($t >= 1 && $t <= 100, Table::ttl('removed0'), Table::ttl('removednull'));
+// shortening works too
+Table::set('shortened', 's', 1000);
+Table::touch('shortened', 1);
+sleep(2);
+var_dump(Table::get('shortened'), Table::touch('shortened', 100));
+?>
+--EXPECT--
+bool(true)
+bool(true)
+bool(true)
+string(1) "e"
+string(2) "r0"
+string(2) "rn"
+NULL
+bool(true)
+bool(false)
+bool(false)
+NULL
+bool(false)

@@ -1,0 +1,31 @@
+--TEST--
+Shm\Table: multiprocess: remember() waits for another worker's computation only up to its bound, then computes itself
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_if_no_sleep(); ?>
+--FILE--
+<?php
+use Shm\Table;
+require __DIR__ . '/../helpers.inc';
+
+$slow = table_child_start(function () {
+    return Table::remember('k', function () {
+        Table::set('slow started', true);
+        Table::increment('executions');
+        sleep(13);
+        return 'from the slow worker';
+    });
+});
+table_wait_until(fn() => Table::exists('slow started'));
+// the bound is 10 seconds: this call must come back with its own result, not hang
+$mine = Table::remember('k', function () {
+    Table::increment('executions');
+    return 'from the impatient worker';
+});
+var_dump($mine);
+var_dump(table_child_wait($slow));
+var_dump(Table::get('executions'));
+?>
+--EXPECT--
+string(25) "from the impatient worker"
+string(20) "from the slow worker"
+int(2)

@@ -1,0 +1,40 @@
+--TEST--
+Shm\Table: ini: defaults of every setting, and they can't be changed at runtime
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; ?>
+--FILE--
+<?php
+foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias'] as $name) {
+    echo $name, ' = ', var_export(ini_get($name), true), "\n";
+}
+var_dump(ini_set('table.memory', '128M'), ini_get('table.memory'));
+var_dump(ini_set('table.eviction_policy', 'noeviction'), ini_get('table.eviction_policy'));
+var_dump(ini_set('table.enabled', '0'), ini_get('table.enabled'));
+$s = Shm\Table::stats();
+var_dump($s['memory_size'], $s['eviction_policy'], $s['serializer']);
+$e = ini_get_all('table');
+ksort($e);
+foreach ($e as $name => $info) {
+    echo $name, ': access ', $info['access'] === INI_SYSTEM ? 'system' : $info['access'], "\n";
+}
+?>
+--EXPECT--
+table.enabled = '1'
+table.memory = '64M'
+table.eviction_policy = 'lru'
+table.serializer = 'php'
+table.relay_alias = '0'
+bool(false)
+string(3) "64M"
+bool(false)
+string(3) "lru"
+bool(false)
+string(1) "1"
+int(67108864)
+string(3) "lru"
+string(3) "php"
+table.enabled: access system
+table.eviction_policy: access system
+table.memory: access system
+table.relay_alias: access system
+table.serializer: access system

@@ -1,0 +1,39 @@
+--TEST--
+Shm\Table: ini: the extension reports one version through ReflectionExtension and phpversion()
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; ?>
+--FILE--
+<?php
+$ext = new ReflectionExtension('table');
+var_dump($ext->getName());
+$v = $ext->getVersion();
+var_dump($v === phpversion('table'), is_string($v), (bool) preg_match('/^\d+\.\d+\.\d+/', (string) $v));
+var_dump(in_array('Shm\Table', $ext->getClassNames(), true), in_array('Shm\TableException', $ext->getClassNames(), true));
+$ini = $ext->getINIEntries();
+ksort($ini);
+var_dump(array_keys($ini));
+ob_start();
+$ext->info();
+$info = ob_get_clean();
+var_dump(str_contains($info, $v));
+?>
+--EXPECT--
+string(5) "table"
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+array(5) {
+  [0]=>
+  string(13) "table.enabled"
+  [1]=>
+  string(21) "table.eviction_policy"
+  [2]=>
+  string(12) "table.memory"
+  [3]=>
+  string(17) "table.relay_alias"
+  [4]=>
+  string(16) "table.serializer"
+}
+bool(true)
