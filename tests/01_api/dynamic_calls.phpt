@@ -1,5 +1,5 @@
 --TEST--
-Shm\Table: methods work through call_user_func, named arguments in call_user_func_array and dynamic class names
+Shm\Table: calls: methods work through call_user_func, named arguments in call_user_func_array and dynamic class names
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

@@ -1,5 +1,7 @@
 --TEST--
 Shm\Table: fullscan: $count is only a batch-size hint; every key is yielded exactly once
+--INI--
+table.memory=2M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

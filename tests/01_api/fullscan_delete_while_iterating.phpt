@@ -1,5 +1,7 @@
 --TEST--
 Shm\Table: fullscan: deleting the yielded keys while iterating is safe and reaches every key
+--INI--
+table.memory=2M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

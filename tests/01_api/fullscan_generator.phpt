@@ -1,5 +1,7 @@
 --TEST--
 Shm\Table: fullscan: a real Generator yielding $namespace => $key (null for the default namespace)
+--INI--
+table.memory=2M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

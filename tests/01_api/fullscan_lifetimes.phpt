@@ -1,5 +1,7 @@
 --TEST--
 Shm\Table: fullscan: generators abandoned, kept until shutdown, or finished in destructors are all fine
+--INI--
+table.memory=2M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

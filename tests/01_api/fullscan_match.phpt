@@ -1,5 +1,7 @@
 --TEST--
 Shm\Table: fullscan: $match filters keys of every namespace with a glob
+--INI--
+table.memory=2M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

@@ -1,5 +1,5 @@
 --TEST--
-Shm\Table: 200,000 keys are all stored, counted, listed and readable
+Shm\Table: scale: 200,000 keys are all stored, counted, listed and readable
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

@@ -1,5 +1,5 @@
 --TEST--
-Shm\Table: PHP references in argument arrays and values are dereferenced
+Shm\Table: calls: PHP references in argument arrays and values are dereferenced
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

@@ -1,5 +1,7 @@
 --TEST--
 Shm\Table: multiprocess: forking after the parent used the table gives the child a working table
+--INI--
+table.memory=2M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); ?>
 --FILE--

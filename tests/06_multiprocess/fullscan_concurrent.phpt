@@ -1,5 +1,7 @@
 --TEST--
 Shm\Table: multiprocess: fullscan() and keys() see every stable key while another worker churns the table
+--INI--
+table.memory=16M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); ?>
 --FILE--

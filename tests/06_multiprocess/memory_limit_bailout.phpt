@@ -5,7 +5,7 @@ table.memory=16M
 table.eviction_policy=noeviction
 zend.signal_check=1
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); ?>
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_if_valgrind('memory_limit is off with USE_ZEND_ALLOC=0'); ?>
 --FILE--
 <?php
 use Shm\Table;

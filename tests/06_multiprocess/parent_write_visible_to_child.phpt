@@ -15,8 +15,8 @@ $child = table_child_start(function () {
     $o = Table::get('object');
     return [$before, $seen, $o instanceof ArrayObject ? $o->getArrayCopy() : null];
 });
-Table::set('after', 'written after fork');
 Table::set('object', new ArrayObject(['x' => 1]));
+Table::set('after', 'written after fork');
 var_dump(table_child_wait($child));
 ?>
 --EXPECT--

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# scripts/build-debug-php.sh - build a debug PHP 8.2 (--enable-debug: leak reports, assertions,
+# zend.signal_check) from Debian's own source package, for the PHPT suite to run on.
+#
+#   bash scripts/build-debug-php.sh            build (or reuse) and print the php-config path on stdout
+#   PHP_DEBUG_PREFIX=DIR   install prefix      (default .ci/cache/php-debug)
+#   TABLE_CACHE=DIR        download/build area (default .ci/cache, gitignored)
+#   PHP_DEBUG_CONFIGURE_EXTRA="--enable-opcache ..."   extra configure flags
+#
+# Idempotent: when $prefix/bin/php exists, is a debug build and was configured with the same flags, it
+# does nothing but print the path. Then use it with:
+#   bash scripts/test.sh --php "$(bash scripts/build-debug-php.sh)"
+#
+# The build is minimal (--disable-all) plus what the PHPT suite and run-tests.php need: pcntl and posix
+# for the multi-process tests, tokenizer and ctype for test helpers. JSON, SPL, random, standard and
+# Reflection are always built in 8.2. Progress goes to stderr; the full build log to $cache/php-debug.log.
+set -euo pipefail
+# The body is one compound command, read whole before it runs: editing this file mid-run is safe.
+{
+. "$(dirname "$0")/lib.sh"
+
+CACHE=${TABLE_CACHE:-$TABLE_ROOT/.ci/cache}
+PREFIX=${PHP_DEBUG_PREFIX:-$CACHE/php-debug}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+CONFIGURE_FLAGS=(
+	--prefix="$PREFIX"
+	--enable-debug
+	--disable-all
+	--disable-cgi
+	--disable-phpdbg
+	--without-pear
+	--enable-cli
+	--enable-pcntl
+	--enable-posix
+	--enable-tokenizer
+	--enable-ctype
+	--with-config-file-path="$PREFIX/etc"
+	--with-config-file-scan-dir="$PREFIX/etc/conf.d"
+)
+# shellcheck disable=SC2206  # word splitting of the extra flags is intended
+[ -n "${PHP_DEBUG_CONFIGURE_EXTRA:-}" ] && CONFIGURE_FLAGS+=(${PHP_DEBUG_CONFIGURE_EXTRA})
+STAMP="$PREFIX/.table-configure-flags"
+
+# Debian's patched phpize takes libtool's and pkg-config's m4 files from $prefix/share/aclocal (for
+# Debian's own PHP that is /usr/share/aclocal); give the debug prefix the same files.
+LIBTOOL_M4="pkg.m4 libtool.m4 ltoptions.m4 ltsugar.m4 ltversion.m4 lt~obsolete.m4"
+link_aclocal() {
+	local f
+	mkdir -p "$PREFIX/share/aclocal"
+	for f in $LIBTOOL_M4; do
+		[ -f "/usr/share/aclocal/$f" ] || die "/usr/share/aclocal/$f missing (install libtool and pkg-config)"
+		ln -sf "/usr/share/aclocal/$f" "$PREFIX/share/aclocal/$f"
+	done
+}
+
+if [ -x "$PREFIX/bin/php" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "${CONFIGURE_FLAGS[*]}" ] \
+	&& [[ "$("$PREFIX/bin/php" -v 2>/dev/null)" == *DEBUG* ]]; then
+	log "debug PHP already built: $("$PREFIX/bin/php" -v | head -n 1)"
+	apt_ensure libtool pkg-config
+	link_aclocal
+	echo "$PREFIX/bin/php-config"
+	exit 0
+fi
+
+# build-essential brings gcc, make and dpkg-dev (dpkg-source unpacks and patches the source package).
+apt_ensure build-essential dpkg-dev autoconf automake libtool bison re2c pkg-config file
+
+# Debian 12 lists its archive in deb822 form without deb-src. Add a deb-src twin of every stanza except
+# the security one, whose source packages the mirror does not serve.
+have_deb_src() {
+	grep -qsE '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources
+}
+if ! have_deb_src; then
+	src_list=/etc/apt/sources.list.d/table-deb-src.sources
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		log "adding deb-src entries in $src_list"
+		awk 'function flush() { if (buf != "" && !security) printf "%s\n", buf; buf = ""; security = 0 }
+		     /^[ \t]*$/ { flush(); next }
+		     /^Types:/ { $0 = "Types: deb-src" }
+		     /^URIs:.*debian-security/ { security = 1 }
+		     { buf = buf $0 "\n" }
+		     END { flush() }' \
+			/etc/apt/sources.list.d/debian.sources | as_root tee "$src_list" >/dev/null
+	elif [ -f /etc/apt/sources.list ]; then
+		src_list=/etc/apt/sources.list.d/table-deb-src.list
+		log "adding deb-src entries in $src_list"
+		grep -E '^deb[[:space:]]' /etc/apt/sources.list | grep -v 'debian-security' \
+			| sed 's/^deb[[:space:]]/deb-src /' | as_root tee "$src_list" >/dev/null
+	else
+		die "no apt sources found to derive deb-src entries from"
+	fi
+	_TABLE_APT_UPDATED=0
+fi
+apt_update_once
+
+mkdir -p "$CACHE/src"
+cd "$CACHE/src"
+srcdir=$(find . -maxdepth 1 -type d -name 'php8.2-8.2.*' | sort -V | tail -n 1)
+if [ -z "$srcdir" ] || [ ! -f "$srcdir/configure.ac" ]; then
+	# apt-get source picks the source matching the binary candidate; when that version only exists in the
+	# security archive (no sources there), fall back to the newest version the deb-src entries do serve.
+	log "apt-get source php8.2 (into $CACHE/src)"
+	if ! apt-get source -qq php8.2 >&2 2>"$CACHE/apt-source.err"; then
+		ver=$(apt-cache showsrc php8.2 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
+		[ -n "$ver" ] || { cat "$CACHE/apt-source.err" >&2; die "no php8.2 source package available"; }
+		log "binary candidate has no source; fetching php8.2=$ver"
+		apt-get source -qq "php8.2=$ver" >&2 || die "apt-get source php8.2=$ver failed"
+	fi
+	srcdir=$(find . -maxdepth 1 -type d -name 'php8.2-8.2.*' | sort -V | tail -n 1)
+	[ -n "$srcdir" ] || die "apt-get source produced no php8.2-* directory"
+fi
+srcdir=$(cd "$srcdir" && pwd)
+log "building $(basename "$srcdir") into $PREFIX (-j$JOBS, log: $CACHE/php-debug.log)"
+
+cd "$srcdir"
+buildlog="$CACHE/php-debug.log"
+: >"$buildlog"
+run() { "$@" >>"$buildlog" 2>&1 || { tail -n 40 "$buildlog" >&2; die "failed: $* (see $buildlog)"; }; }
+[ -f Makefile ] && run make distclean
+# Debian's patches touch configure.ac and build/*.m4, so regenerate configure.
+run ./buildconf --force
+run ./configure "${CONFIGURE_FLAGS[@]}"
+run make -j"$JOBS"
+rm -rf "$PREFIX"
+run make install
+mkdir -p "$PREFIX/etc/conf.d"
+link_aclocal
+printf '%s' "${CONFIGURE_FLAGS[*]}" >"$STAMP"
+
+[[ "$("$PREFIX/bin/php" -v)" == *DEBUG* ]] || die "$PREFIX/bin/php is not a debug build"
+log "built: $("$PREFIX/bin/php" -v | head -n 1)"
+echo "$PREFIX/bin/php-config"
+exit
+}

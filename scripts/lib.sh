@@ -1,0 +1,134 @@
+# scripts/lib.sh - helpers shared by the scripts in this folder. Source it; don't run it.
+#
+#   as_root CMD...        run CMD as root (sudo only when we are not root already)
+#   apt_ensure PKG...     install the Debian packages that are missing; a no-op (and no network) when all
+#                         are present. One `apt-get update` per process at most.
+#   log MSG...            a progress line on stderr, prefixed with the script name
+#   die MSG...            log and exit 1
+#   php_tools [PHP_CONFIG]  set PHP_CONFIG, PHPIZE, PHP_BIN, PHP_EXTDIR for the release PHP (default) or for
+#                         the PHP that owns the given php-config (e.g. the debug build).
+#
+# Nothing here reads stdin: CI runs with no terminal.
+
+TABLE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export DEBIAN_FRONTEND=noninteractive
+
+log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo -n "$@" || die "needs root for: $* (run as root or give sudo without a password)"
+	else
+		die "needs root for: $* (no sudo available)"
+	fi
+}
+
+_TABLE_APT_UPDATED=${_TABLE_APT_UPDATED:-0}
+apt_update_once() {
+	if [ "$_TABLE_APT_UPDATED" = 0 ]; then
+		log "apt-get update"
+		as_root apt-get update -qq >&2 || die "apt-get update failed"
+		_TABLE_APT_UPDATED=1
+	fi
+}
+
+apt_ensure() {
+	local missing=() p
+	for p in "$@"; do
+		[[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing: ${missing[*]}"
+	apt_update_once
+	as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
+		|| die "apt-get install ${missing[*]} failed"
+}
+
+php_tools() {
+	PHP_CONFIG=${1:-${PHP_CONFIG:-php-config}}
+	command -v "$PHP_CONFIG" >/dev/null 2>&1 || die "php-config not found: $PHP_CONFIG"
+	PHP_CONFIG=$(command -v "$PHP_CONFIG")
+	[[ "$PHP_CONFIG" == /* ]] || PHP_CONFIG="$PWD/$PHP_CONFIG"
+	local bindir
+	bindir=$(dirname "$PHP_CONFIG")
+	# php-config names its binary; Debian's says /usr/bin/php8.2, a source build says $prefix/bin/php.
+	PHP_BIN=$("$PHP_CONFIG" --php-binary 2>/dev/null || true)
+	[ -x "$PHP_BIN" ] || PHP_BIN="$bindir/php"
+	PHPIZE="$bindir/phpize"
+	# Debian's php-config is php-config8.2 behind an alternative; phpize follows the same suffix.
+	if [ ! -x "$PHPIZE" ]; then
+		local suffix=${PHP_CONFIG##*/php-config}
+		PHPIZE="$bindir/phpize$suffix"
+	fi
+	[ -x "$PHPIZE" ] || die "phpize not found next to $PHP_CONFIG"
+	PHP_EXTDIR=$("$PHP_CONFIG" --extension-dir)
+	export PHP_CONFIG PHPIZE PHP_BIN PHP_EXTDIR
+}
+
+# run-tests.php ships in PHP's build dir, which phpize names in its `phpdir=` line (Debian puts it under
+# lib/php/<api>/build, upstream under lib/php/build).
+php_run_tests_script() {
+	local prefix phpdir f
+	prefix=$("$PHP_CONFIG" --prefix)
+	phpdir=$(sed -n 's/^phpdir="\(.*\)"$/\1/p' "$PHPIZE" | sed "s|\$prefix|$prefix|; s|\${prefix}|$prefix|")
+	for f in "$phpdir/run-tests.php" "$prefix/lib/php/build/run-tests.php" "$PHP_EXTDIR/build/run-tests.php"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
+# Files of the working tree as a fresh clone would have them, plus new files that are not ignored.
+# Paths are relative to $TABLE_ROOT.
+tree_files() {
+	if git -C "$TABLE_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$TABLE_ROOT" ls-files -co --exclude-standard -- "$@" |
+			while read -r f; do [ -f "$TABLE_ROOT/$f" ] && echo "$f"; done
+	else
+		(cd "$TABLE_ROOT" && find "$@" -type f | sed 's|^\./||')
+	fi
+}
+# Copy the files named on stdin (relative to $TABLE_ROOT) into DIR, keeping their paths.
+copy_into() {
+	local f
+	while read -r f; do mkdir -p "$1/$(dirname "$f")" && cp -p "$TABLE_ROOT/$f" "$1/$f"; done
+}
+
+# table_build DIR IGBINARY(0|1) CFLAGS
+# Builds table.so from a fresh copy of the sources in DIR (phpize, configure, make), so a build never
+# touches the working tree nor collides with anyone else's in-tree build. Copies what a clone would
+# have: every C source, header, m4, frag and stub outside tests, benchmarks and core's own
+# test/fuzz/bench folders. Needs php_tools first. Sets EXT_SO; the log is DIR.build.log. On failure
+# prints the compiler diagnostics and the log's tail and returns 1.
+table_build() {
+	local dir=$1 igbinary=$2 cflags=$3 blog="$1.build.log" flags=(--enable-table) rc out
+	[ "$igbinary" = 1 ] && flags+=(--enable-table-igbinary)
+	EXT_SO="$dir/modules/table.so"
+	log "building table.so in ${dir#"$TABLE_ROOT"/}: phpize && ./configure ${flags[*]} && make CFLAGS=\"$cflags\""
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	tree_files . | grep -E '\.(c|h|m4|frag|w32)$|\.stub\.php$' |
+		grep -vE '^(tests|benchmarks|docs|scripts|\.ci|core/(test|fuzz|bench))/' | copy_into "$dir"
+	: >"$blog"
+	(
+		cd "$dir" &&
+		"$PHPIZE" >>"$blog" 2>&1 &&
+		./configure --with-php-config="$PHP_CONFIG" "${flags[@]}" >>"$blog" 2>&1 &&
+		make -j"${JOBS:-2}" CFLAGS="$cflags" >>"$blog" 2>&1
+	)
+	rc=$?
+	if [ $rc -ne 0 ] || [ ! -f "$EXT_SO" ]; then
+		# Compiler and linker diagnostics when there are any, else the tail of the step that failed.
+		local diag
+		diag=$(grep -E -A4 '\.(c|h):[0-9]+(:[0-9]+)?: (fatal )?(error|warning):|^cc1: |undefined reference|^collect2|/ld: ' "$blog" | head -n 80)
+		if [ -n "$diag" ]; then echo "$diag"; else echo "----- last lines of $blog -----"; tail -n 30 "$blog"; fi
+		echo "build failed: full log in ${blog#"$TABLE_ROOT"/}"
+		return 1
+	fi
+	# The module must load cleanly: no startup warning, and the class is there.
+	out=$("$PHP_BIN" -d extension="$EXT_SO" -d display_startup_errors=1 \
+		-r 'echo class_exists("Shm\\Table") ? "ok" : "no class Shm\\Table";' 2>&1)
+	if [ "$out" != ok ]; then echo "table.so does not load cleanly: $out"; return 1; fi
+	log "built $EXT_SO"
+}

@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# scripts/test.sh - build the extension from a clean copy and run every test layer.
+#
+#   bash scripts/test.sh                 everything, against Debian's PHP 8.2
+#   bash scripts/test.sh --quick         PHPT only
+#   bash scripts/test.sh tests/03_ttl    PHPT only, just these paths (files or folders under tests/)
+#
+# Layers, in order (default: all of them):
+#   zend-free  core/ compiles on its own with no PHP include path, and no file in it names a PHP header
+#   core       core/test/test_*.c under ASan+UBSan          (make -C core test)
+#   tsan       the same C tests under ThreadSanitizer        (make -C core test-tsan)
+#   fuzz       each core/fuzz/*.c libFuzzer target for FUZZ_TIME seconds (default 20)  (make -C core fuzz)
+#   arginfo    table_arginfo.h is what scripts/gen-arginfo.sh makes of table.stub.php (run in a copy)
+#   phpt       the PHPT suite in tests/ via run-tests.php, on the freshly built table.so
+#   smoke      benchmarks/smoke.sh, a short run of every benchmark case, and benchmarks/test/*_check.sh
+#
+# Options (environment variables in brackets):
+#   --quick               same as --layers=phpt
+#   --layers=a,b,...      pick layers                                      [TEST_LAYERS]
+#   --php=PATH            the PHP to build and test against: its php-config, its php binary, or its
+#                         install prefix (e.g. .ci/cache/php-debug from build-debug-php.sh)  [PHP_CONFIG]
+#   --igbinary            configure --enable-table-igbinary                [TABLE_IGBINARY=1]
+#   --valgrind            run PHPT under valgrind (run-tests -m; leaks show as LEAKED)  [PHPT_VALGRIND=1]
+#   --no-install          don't apt-get anything                           [NO_INSTALL=1]
+#   --label=NAME          name of the PHPT layer and build dir (default: release|debug[-igbinary])
+#   -jN                   parallel jobs for make and run-tests (default: nproc)  [JOBS]
+#
+# The extension is built in build/<label>/ (gitignored) from a fresh copy of the sources, and the PHPT
+# files run from a copy in build/<label>/tests, so a run never touches the working tree and never
+# collides with a build or test run someone else has going in it.
+#
+# Output: a line per layer, then as the very last line `N passed, N failed[, N skipped]` over all
+# layers. Exit status 1 when anything failed.
+set -uo pipefail
+# The body is one compound command, read whole before it runs: editing this file mid-run is safe.
+{
+. "$(dirname "$0")/lib.sh"
+cd "$TABLE_ROOT"
+
+LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke}
+IGBINARY=${TABLE_IGBINARY:-0}
+VALGRIND=${PHPT_VALGRIND:-0}
+NO_INSTALL=${NO_INSTALL:-0}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+LABEL=""
+PHP_ARG=${PHP_CONFIG:-}
+PHPT_PATHS=()
+
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--quick) LAYERS=phpt ;;
+		--layers=*) LAYERS=${1#*=} ;;
+		--layers) LAYERS=$2; shift ;;
+		--php=*) PHP_ARG=${1#*=} ;;
+		--php) PHP_ARG=$2; shift ;;
+		--igbinary) IGBINARY=1 ;;
+		--valgrind) VALGRIND=1 ;;
+		--no-install) NO_INSTALL=1 ;;
+		--label=*) LABEL=${1#*=} ;;
+		-j*) JOBS=${1#-j}; [ -n "$JOBS" ] || { JOBS=$2; shift; } ;;
+		-h|--help) usage 0 ;;
+		-*) log "unknown option: $1"; usage 2 >&2 ;;
+		*) PHPT_PATHS+=("$1"); [[ "$LAYERS" == *phpt* ]] && [ -z "${TEST_LAYERS:-}" ] && LAYERS=phpt ;;
+	esac
+	shift
+done
+has_layer() { [[ ",$LAYERS," == *",$1,"* ]]; }
+
+# --- the PHP to use ------------------------------------------------------------------------------------
+if [ -n "$PHP_ARG" ]; then
+	if [ -d "$PHP_ARG" ]; then PHP_ARG="$PHP_ARG/bin/php-config"
+	elif [[ "$(basename "$PHP_ARG")" != php-config* ]] && [ -x "$(dirname "$PHP_ARG")/php-config" ]; then
+		PHP_ARG="$(dirname "$PHP_ARG")/php-config"
+	fi
+	[[ "$PHP_ARG" == /* ]] || PHP_ARG="$PWD/$PHP_ARG"
+fi
+
+# --- packages ------------------------------------------------------------------------------------------
+# The C toolchain first: the core layers run before any PHP package is installed, so on a bare machine
+# they prove that core/ builds and passes with no PHP present at all.
+if [ "$NO_INSTALL" != 1 ]; then
+	pkgs=(build-essential autoconf automake libtool pkg-config coreutils)
+	{ has_layer tsan || has_layer fuzz; } && pkgs+=(clang libclang-rt-14-dev)
+	apt_ensure "${pkgs[@]}"
+fi
+# Then the PHP side: Debian's PHP and the extensions the tests and benchmarks compare with or depend on.
+setup_php() {
+	if [ "$NO_INSTALL" != 1 ]; then
+		local pkgs=()
+		[ -z "$PHP_ARG" ] && pkgs+=(php8.2-dev php8.2-cli php-apcu php-igbinary php-redis php-parser)
+		has_layer smoke && pkgs+=(redis-server php-redis php-apcu)
+		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
+		[ ${#pkgs[@]} -eq 0 ] || apt_ensure "${pkgs[@]}"
+	fi
+	php_tools ${PHP_ARG:+"$PHP_ARG"}
+	local dbg=0
+	[[ "$("$PHP_BIN" -v)" == *DEBUG* ]] && dbg=1
+	if [ -z "$LABEL" ]; then
+		LABEL=$([ $dbg = 1 ] && echo debug || echo release)
+		[ "$IGBINARY" = 1 ] && LABEL="$LABEL-igbinary"
+	fi
+	log "PHP: $("$PHP_BIN" -v | head -n 1) [$PHP_CONFIG]; build: build/$LABEL"
+}
+log "layers: $LAYERS"
+
+# --- bookkeeping ---------------------------------------------------------------------------------------
+TOTAL_P=0 TOTAL_F=0 TOTAL_S=0
+SUMMARY=()
+record() { # layer passed failed [skipped] [note]
+	local s=${4:-0} line
+	TOTAL_P=$((TOTAL_P + $2)) TOTAL_F=$((TOTAL_F + $3)) TOTAL_S=$((TOTAL_S + s))
+	line="$1: $2 passed, $3 failed"
+	[ "$s" -gt 0 ] && line="$line, $s skipped"
+	[ -n "${5:-}" ] && line="$line ($5)"
+	SUMMARY+=("$line")
+	[ -n "${RECORD_QUIET:-}" ] || echo "$line"
+}
+banner() { printf '\n===== %s =====\n' "$*"; }
+# The last `NAME: N passed, N failed` line of a log, as "N M"; empty when there is none.
+counts_from() { grep -aE "^$1: [0-9]+ passed, [0-9]+ failed" "$2" | tail -n 1 | sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/'; }
+
+BUILD_ROOT="$TABLE_ROOT/build"
+
+mkdir -p "$BUILD_ROOT"
+
+# --- layer: zend-free, core, tsan, fuzz ----------------------------------------------------------------
+# core/Makefile with its outputs in build/core/ rather than core/build/, so that this run and someone's
+# `make -C core test` in the same tree never write the same files.
+core_make() { make -C core --no-print-directory -j"$JOBS" BUILD="$BUILD_ROOT/core" "$@"; }
+run_core_target() { # layer make-target summary-name
+	local log="$BUILD_ROOT/$1.log" rc c
+	banner "$1: make -C core $2"
+	core_make "$2" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	c=$(counts_from "$3" "$log")
+	if [ -z "$c" ]; then
+		record "$1" 0 1 0 "make -C core $2 failed before running tests; see $log"
+	else
+		set -- "$1" $c "$rc"
+		# make can fail after the summary (it shouldn't); never let that pass silently.
+		if [ "$4" -ne 0 ] && [ "$3" -eq 0 ]; then record "$1" "$2" 1 0 "make exited $4"; else RECORD_QUIET=1 record "$1" "$2" "$3"; fi
+	fi
+}
+have_core() { [ -f core/Makefile ] && compgen -G 'core/*.c' >/dev/null; }
+
+if has_layer zend-free; then
+	if have_core; then
+		banner "zend-free: make -C core check-zend-free"
+		if core_make check-zend-free 2>&1 | tee "$BUILD_ROOT/zend-free.log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+			record zend-free 1 0
+		else
+			record zend-free 0 1
+		fi
+	else
+		record zend-free 0 0 0 "no core/*.c yet"
+	fi
+fi
+if has_layer core; then
+	if have_core; then run_core_target core test core; else record core 0 0 0 "no core yet"; fi
+fi
+if has_layer tsan; then
+	if have_core; then run_core_target core-tsan test-tsan core-tsan; else record core-tsan 0 0 0 "no core yet"; fi
+fi
+
+if has_layer fuzz; then
+	if have_core && compgen -G 'core/fuzz/*.c' >/dev/null; then
+		nfuzz=$(compgen -G 'core/fuzz/*.c' | wc -l)
+		banner "fuzz: make -C core fuzz FUZZ_TIME=${FUZZ_TIME:-20}"
+		if core_make fuzz FUZZ_TIME="${FUZZ_TIME:-20}" >"$BUILD_ROOT/fuzz.log" 2>&1; then
+			grep -E '^(==|  CC|  LD|Done|stat::number_of_executed_units)' "$BUILD_ROOT/fuzz.log"
+			record fuzz "$nfuzz" 0
+		else
+			tail -n 60 "$BUILD_ROOT/fuzz.log"
+			record fuzz 0 1 0 "see $BUILD_ROOT/fuzz.log; crash inputs: build/core/fuzz/*-crash-*"
+		fi
+	else
+		record fuzz 0 0 0 "no core/fuzz/*.c"
+	fi
+fi
+
+# --- build the extension -------------------------------------------------------------------------------
+{ has_layer arginfo || has_layer phpt || has_layer smoke; } && setup_php
+
+if has_layer arginfo; then
+	if [ -f scripts/gen-arginfo.sh ] && [ -f table.stub.php ]; then
+		banner "arginfo: scripts/gen-arginfo.sh in a copy, diffed with table_arginfo.h"
+		A="$BUILD_ROOT/arginfo"
+		rm -rf "$A" && mkdir -p "$A/scripts" && cp scripts/gen-arginfo.sh "$A/scripts/" && cp table.stub.php "$A/"
+		if ! PHP="$PHP_BIN" sh "$A/scripts/gen-arginfo.sh" >"$A.log" 2>&1; then
+			cat "$A.log"; record arginfo 0 1 0 "gen-arginfo.sh failed"
+		elif diff -u table_arginfo.h "$A/table_arginfo.h"; then
+			record arginfo 1 0
+		else
+			record arginfo 0 1 0 "table_arginfo.h is stale: run scripts/gen-arginfo.sh and commit it"
+		fi
+	else
+		record arginfo 0 0 0 "no table.stub.php or scripts/gen-arginfo.sh yet"
+	fi
+fi
+
+BUILT=0
+if has_layer phpt || has_layer smoke; then
+	B="$BUILD_ROOT/$LABEL"
+	if [ ! -f table.c ] || [ ! -f config.m4 ]; then
+		record build 0 0 0 "WARNING: no table.c yet, extension not built; phpt and smoke cannot run"
+	elif banner "build ($LABEL)" && table_build "$B" "$IGBINARY" "${TABLE_CFLAGS:--O2 -g -Wall -Wextra -Werror}"; then
+		BUILT=1
+		record "build-$LABEL" 1 0
+	else
+		record "build-$LABEL" 0 1
+	fi
+fi
+
+# --- layer: phpt ---------------------------------------------------------------------------------------
+run_phpt() {
+	local rt results="$B/phpt-results.txt" plog="$B/phpt.log" T="$B/tests" paths=() p
+	rt=$(php_run_tests_script) || { record "phpt-$LABEL" 0 1 0 "run-tests.php not found for $PHP_CONFIG"; return; }
+	# Only what a clone would have: no .diff/.out/.php left over from someone's earlier run.
+	rm -rf "$T" && mkdir -p "$T" && tree_files tests | copy_into "$B"
+	if [ ${#PHPT_PATHS[@]} -gt 0 ]; then
+		for p in "${PHPT_PATHS[@]}"; do
+			p=${p#./}; p=${p#tests/}; p=${p#tests}
+			[ -e "$T/$p" ] || { record "phpt-$LABEL" 0 1 0 "no such test path: tests/$p"; return; }
+			paths+=("$T/$p")
+		done
+	else
+		paths=("$T")
+	fi
+	if [ -z "$(find "${paths[@]}" -name '*.phpt' -print -quit)" ]; then
+		record "phpt-$LABEL" 0 0 0 "no .phpt files yet"; return
+	fi
+	local args=(-P -q --no-progress --no-color --set-timeout "${PHPT_TIMEOUT:-120}" -W "$results"
+		-d "extension=$EXT_SO" -d zend.signal_check=1 -d display_startup_errors=1)
+	[ "$JOBS" -gt 1 ] && args+=("-j$JOBS")
+	[ "$VALGRIND" = 1 ] && args+=(-m)
+	banner "phpt ($LABEL): run-tests.php ${args[*]} ${paths[*]#$TABLE_ROOT/}"
+	rm -f "$results"
+	NO_INTERACTION=1 "$PHP_BIN" "$rt" "${args[@]}" "${paths[@]}" 2>&1 | sed -u "s|$B/||g" | tee "$plog"
+	local rc=${PIPESTATUS[0]}
+	if [ ! -s "$results" ]; then
+		tail -n 40 "$plog"; record "phpt-$LABEL" 0 1 0 "run-tests.php produced no results (exit $rc); see $plog"; return
+	fi
+	local np nf ns
+	np=$(grep -c '^PASSED' "$results")
+	ns=$(grep -cE '^(SKIPPED|XFAILED)' "$results")
+	nf=$(grep -cvE '^(PASSED|SKIPPED|XFAILED)' "$results")
+	if [ "$nf" -gt 0 ]; then
+		echo; echo "----- failing tests ($LABEL) -----"
+		grep -vE '^(PASSED|SKIPPED|XFAILED)' "$results" | while IFS=$'\t' read -r res file; do
+			local base=${file%.phpt}
+			echo "## $res ${file#$B/}"
+			for ext in diff mem; do
+				[ -s "$base.$ext" ] && { echo "--- ${base#$B/}.$ext"; head -n 80 "$base.$ext"; echo; }
+			done
+			[ -s "$base.diff" ] || { [ -s "$base.out" ] && { echo "--- ${base#$B/}.out"; head -n 40 "$base.out"; echo; }; }
+		done
+		echo "(full outputs kept under ${T#$TABLE_ROOT/})"
+	fi
+	local nl
+	nl=$(grep -cE '^(X?LEAKED|LEAK&)' "$results")
+	record "phpt-$LABEL" "$np" "$nf" "$ns" "$([ "$nl" -gt 0 ] && echo "$nl LEAKED")"
+}
+if has_layer phpt && [ $BUILT = 1 ]; then run_phpt; fi
+
+# --- layer: smoke --------------------------------------------------------------------------------------
+# benchmarks/smoke.sh (every case, briefly) and the runner's own checks, benchmarks/test/*_check.sh. Each
+# takes PHP options as arguments, starts a redis-server on loopback if it needs one, and ends with
+# `NAME: N passed, N failed`; without that line its exit status counts as one result.
+run_bench_script() { # script
+	local name log rc c
+	name=$(basename "$1" .sh)
+	log="$BUILD_ROOT/$name-$LABEL.log"
+	banner "smoke: $1"
+	# The scripts run `php` from PATH: make that the PHP under test (it is bin/php in a source build).
+	PATH="$PHP_BIN_DIR:$PATH" bash "$1" -d apc.enable_cli=1 -d "extension=$EXT_SO" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	c=$(grep -aE '^([^ ]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 |
+		sed -E 's/^([^ ]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2 \3/')
+	if [ -n "$c" ]; then
+		set -- "$name" $c "$rc"
+		if [ "$4" -ne 0 ] && [ "$3" -eq 0 ]; then record "$1" "$2" 1 0 "exit $4"; else RECORD_QUIET=1 record "$1" "$2" "$3"; fi
+	elif [ "$rc" -eq 0 ]; then record "$name" 1 0
+	else record "$name" 0 1 0 "exit $rc; see $log"
+	fi
+}
+if has_layer smoke && [ $BUILT = 1 ]; then
+	PHP_BIN_DIR=$(dirname "$PHP_BIN")
+	if [ "$(basename "$PHP_BIN")" != php ]; then
+		# Debian's php-config names /usr/bin/php8.2; give the scripts a `php` that is exactly that binary.
+		PHP_BIN_DIR="$BUILD_ROOT/php-bin-$LABEL"; mkdir -p "$PHP_BIN_DIR"; ln -sf "$PHP_BIN" "$PHP_BIN_DIR/php"
+	fi
+	scripts=()
+	[ -f benchmarks/smoke.sh ] && scripts+=(benchmarks/smoke.sh)
+	for f in benchmarks/test/*_check.sh; do [ -f "$f" ] && scripts+=("$f"); done
+	[ ${#scripts[@]} -gt 0 ] || record smoke 0 0 0 "no benchmarks/smoke.sh yet"
+	for f in "${scripts[@]+"${scripts[@]}"}"; do run_bench_script "$f"; done
+fi
+
+# --- summary -------------------------------------------------------------------------------------------
+banner "summary${LABEL:+ ($LABEL)}"
+printf '%s\n' "${SUMMARY[@]}"
+final="$TOTAL_P passed, $TOTAL_F failed"
+[ "$TOTAL_S" -gt 0 ] && final="$final, $TOTAL_S skipped"
+echo "$final"
+[ "$TOTAL_F" -eq 0 ]
+exit
+}

@@ -1,0 +1,360 @@
+#!/usr/bin/env bash
+# stress/fpm/run.sh - Shm\Table in a real php-fpm behind nginx, driven by ab and wrk over loopback.
+#
+#   bash stress/fpm/run.sh /abs/path/to/table.so        (or TABLE_SO=... bash stress/fpm/run.sh)
+#
+# Starts its own php-fpm8.2 (pm = static, 4 workers in pool "www", 1 in pool "other", its own php.ini and
+# no scanned ini dir, zend.signal_check=1) and its own nginx, both on free 127.0.0.1 ports, in a temporary
+# directory, and checks:
+#   1. exact counting: `ab -n N -c 8` against a script that does Shm\Table::increment('hits'): the counter
+#      equals the number of requests ab completed, and at least 2 worker pids served them
+#   2. wrk for a few seconds: the counter equals what wrk counted, plus at most the requests in flight
+#      when it stopped (one per connection)
+#   3. the two pools of the master share one table
+#   4. a fatal error inside remember()'s callback: later remember() calls of that key, from any worker
+#      (including the one that died in the callback, which FPM keeps), compute at once
+#   5. request_terminate_timeout: FPM SIGTERMs workers in the middle of table calls; the table stays
+#      consistent and every stripe writable
+#   6. SIGUSR1 (reopen logs) and SIGUSR2 (graceful reload): what happens to the table's contents
+#   7. the FPM error log holds nothing but the expected lines (every accepted pattern is listed below),
+#      the PHP error log nothing but the one expected fatal error, and no zend_signal warning anywhere
+#
+# It installs what it needs (php8.2-fpm nginx apache2-utils wrk curl) unless NO_INSTALL=1, stops every
+# process it started (trap), and ends with `fpm: N passed, N failed`; exit status 1 on any failure.
+# Environment: FPM_REQUESTS (ab requests, default 4000), FPM_WRK_SECONDS (default 5), KEEP=1 keeps the
+# temporary directory (configs and logs) for inspection; it is always kept when a check failed.
+set -uo pipefail
+{
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+PASS=0
+FAIL=0
+ok() { PASS=$((PASS + 1)); echo "  ok    $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "  FAIL  $*"; }
+check() { if eval "$1"; then ok "$2"; else bad "$2${3:+ ($3)}"; fi; }   # check 'test' 'what' ['detail on failure']
+finish() {
+	echo "fpm: $PASS passed, $FAIL failed"
+	[ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ] && exit 0
+	exit 1
+}
+
+SO=${1:-${TABLE_SO:-}}
+if [ -z "$SO" ] || [ ! -f "$SO" ]; then
+	echo "usage: bash stress/fpm/run.sh /abs/path/to/table.so   (or TABLE_SO=...)${SO:+; no such file: $SO}"
+	bad "table.so given"
+	finish
+fi
+SO=$(realpath "$SO")
+
+# --- tools ---------------------------------------------------------------------------------------------
+if [ "${NO_INSTALL:-0}" != 1 ]; then
+	if ! ( . "$ROOT/scripts/lib.sh" && apt_ensure php8.2-fpm php8.2-cli nginx apache2-utils wrk curl ); then
+		bad "installing php8.2-fpm nginx apache2-utils wrk curl"
+		finish
+	fi
+fi
+FPM_BIN=$(command -v php-fpm8.2 || command -v php-fpm || true)
+[ -z "$FPM_BIN" ] && [ -x /usr/sbin/php-fpm8.2 ] && FPM_BIN=/usr/sbin/php-fpm8.2
+NGINX_BIN=$(command -v nginx || true)
+[ -z "$NGINX_BIN" ] && [ -x /usr/sbin/nginx ] && NGINX_BIN=/usr/sbin/nginx
+for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v ab)" "$(command -v wrk)" "$(command -v curl)" "$(command -v php)"; do
+	if [ -z "$t" ]; then
+		bad "tools present (php-fpm8.2, nginx, ab, wrk, curl, php; NO_INSTALL=1 was given?)"
+		finish
+	fi
+done
+
+DIR=$(mktemp -d /tmp/table-fpm.XXXXXX)
+FPM_PID=""
+NGINX_PID=""
+stop_all() {
+	# Only the processes this script started, by pid.
+	[ -n "$NGINX_PID" ] && kill -QUIT "$NGINX_PID" 2>/dev/null
+	[ -n "$FPM_PID" ] && kill -QUIT "$FPM_PID" 2>/dev/null
+	for _ in $(seq 1 50); do
+		{ [ -z "$NGINX_PID" ] || ! kill -0 "$NGINX_PID" 2>/dev/null; } &&
+			{ [ -z "$FPM_PID" ] || ! kill -0 "$FPM_PID" 2>/dev/null; } && break
+		sleep 0.1
+	done
+	[ -n "$NGINX_PID" ] && kill -KILL "$NGINX_PID" 2>/dev/null
+	[ -n "$FPM_PID" ] && kill -KILL "$FPM_PID" 2>/dev/null
+	# FPM's and nginx's own children, should their master have died without them
+	for f in "$DIR"/fpm-children "$DIR"/nginx-children; do
+		[ -f "$f" ] && xargs -r kill -KILL <"$f" 2>/dev/null
+	done
+	wait 2>/dev/null
+	NGINX_PID="" FPM_PID=""
+}
+cleanup() {
+	stop_all
+	# Keep the configs and logs when something failed (or KEEP=1), for whoever has to look.
+	if [ "${KEEP:-0}" = 1 ] || [ "$FAIL" -gt 0 ]; then echo "(configs and logs kept in $DIR)"; else rm -rf "$DIR"; fi
+}
+trap cleanup EXIT
+trap 'echo "fpm: interrupted"; exit 1' INT TERM
+
+free_port() {
+	php -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1);'
+}
+FPM_PORT=$(free_port)
+FPM_PORT2=$(free_port)
+while [ "$FPM_PORT2" = "$FPM_PORT" ]; do FPM_PORT2=$(free_port); done
+HTTP_PORT=$(free_port)
+while [ "$HTTP_PORT" = "$FPM_PORT" ] || [ "$HTTP_PORT" = "$FPM_PORT2" ]; do HTTP_PORT=$(free_port); done
+URL="http://127.0.0.1:$HTTP_PORT"
+mkdir -p "$DIR/www" "$DIR/tmp" "$DIR/other"
+cp "$HERE"/www/*.php "$DIR/www/"
+cp "$HERE"/www/info.php "$HERE"/www/kv.php "$DIR/other/"
+
+ROOT_USER=0
+[ "$(id -u)" -eq 0 ] && ROOT_USER=1
+
+cat >"$DIR/php.ini" <<EOF
+extension=$SO
+table.memory=32M
+zend.signal_check=1
+display_errors=0
+display_startup_errors=0
+log_errors=1
+error_log=$DIR/php-error.log
+error_reporting=E_ALL
+max_execution_time=30
+EOF
+
+pool() { # name port children
+	cat <<EOF
+[$1]
+$([ $ROOT_USER = 1 ] && printf 'user = root\ngroup = root')
+listen = 127.0.0.1:$2
+pm = static
+pm.max_children = $3
+catch_workers_output = yes
+decorate_workers_output = no
+clear_env = no
+env[FPM_POOL] = $1
+request_terminate_timeout = 3s
+EOF
+}
+{
+	cat <<EOF
+[global]
+pid = $DIR/fpm.pid
+error_log = $DIR/fpm-error.log
+log_level = notice
+daemonize = no
+EOF
+	pool www "$FPM_PORT" 4
+	pool other "$FPM_PORT2" 1
+} >"$DIR/fpm.conf"
+
+cat >"$DIR/nginx.conf" <<EOF
+$([ $ROOT_USER = 1 ] && echo 'user root root;')
+worker_processes 1;
+pid $DIR/nginx.pid;
+error_log $DIR/nginx-error.log warn;
+events { worker_connections 512; }
+http {
+    access_log off;
+    client_body_temp_path $DIR/tmp/body;
+    fastcgi_temp_path $DIR/tmp/fastcgi;
+    proxy_temp_path $DIR/tmp/proxy;
+    uwsgi_temp_path $DIR/tmp/uwsgi;
+    scgi_temp_path $DIR/tmp/scgi;
+    server {
+        listen 127.0.0.1:$HTTP_PORT;
+        location /other/ {
+            root $DIR;
+            fastcgi_pass 127.0.0.1:$FPM_PORT2;
+            fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
+            fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REQUEST_METHOD \$request_method;
+            fastcgi_param REQUEST_URI \$request_uri;
+            fastcgi_param SCRIPT_NAME \$fastcgi_script_name;
+        }
+        location / {
+            root $DIR/www;
+            # No FastCGI keepalive: FPM counts an idle kept-alive connection as a request in progress, and
+            # request_terminate_timeout would then terminate idle workers (script '' (request: " ")).
+            fastcgi_pass 127.0.0.1:$FPM_PORT;
+            fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
+            fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REQUEST_METHOD \$request_method;
+            fastcgi_param REQUEST_URI \$request_uri;
+            fastcgi_param SCRIPT_NAME \$fastcgi_script_name;
+        }
+    }
+}
+EOF
+
+# --- start ---------------------------------------------------------------------------------------------
+echo "fpm: $FPM_BIN (pools www:$FPM_PORT x4, other:$FPM_PORT2 x1) behind nginx on $URL; module $SO; logs in $DIR"
+FPM_ARGS=(-F -y "$DIR/fpm.conf" -c "$DIR/php.ini")
+[ $ROOT_USER = 1 ] && FPM_ARGS+=(-R)
+# No scanned ini dir: only our php.ini (so no system extension, e.g. APCu, is loaded).
+PHP_INI_SCAN_DIR= "$FPM_BIN" "${FPM_ARGS[@]}" >"$DIR/fpm-stdout.log" 2>&1 &
+FPM_PID=$!
+"$NGINX_BIN" -p "$DIR" -c "$DIR/nginx.conf" -e "$DIR/nginx-error.log" -g 'daemon off;' >"$DIR/nginx-stdout.log" 2>&1 &
+NGINX_PID=$!
+
+ready_count() { local n; n=$(grep -c 'ready to handle connections' "$DIR/fpm-error.log" 2>/dev/null); echo "${n:-0}"; }
+wait_for() { # seconds 'test'
+	local i
+	for i in $(seq 1 $(($1 * 10))); do
+		eval "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+fpm_children() { pgrep -P "$FPM_PID" 2>/dev/null | tee "$DIR/fpm-children" | sort; }
+get() { curl -s -m 10 "$URL/$1"; }
+# json FIELD <<<"$JSON": a field of a JSON object; strings raw, null/true/false as words, arrays as JSON
+json() { php -n -r '$v = json_decode(stream_get_contents(STDIN), true)[$argv[1]] ?? null; echo match (true) { $v === null => "null", is_bool($v) => ($v ? "true" : "false"), is_scalar($v) => $v, default => json_encode($v) };' "$1"; }
+
+if ! wait_for 15 '[ "$(ready_count)" -ge 1 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'; then
+	bad "php-fpm and nginx start and serve info.php" "$(tail -n 5 "$DIR/fpm-error.log" "$DIR/fpm-stdout.log" "$DIR/nginx-error.log" 2>/dev/null | tr '\n' ' ')"
+	finish
+fi
+pgrep -P "$NGINX_PID" >"$DIR/nginx-children" 2>/dev/null
+MASTER_EXE=$(readlink "/proc/$FPM_PID/exe")
+INFO=$(get info.php)
+check '[ "$(json ini <<<"$INFO")" = "$DIR/php.ini" ] && [ "$(json scanned <<<"$INFO")" = false ] && [ "$(json signal_check <<<"$INFO")" = 1 ]' \
+	"workers run with our php.ini only (no scanned ini dir) and zend.signal_check=1" "$INFO"
+echo "  ($(fpm_children | wc -l) FPM workers; master pid $FPM_PID)"
+
+# --- 1. exact counting with ab ------------------------------------------------------------------------
+N=${FPM_REQUESTS:-4000}
+get 'kv.php?op=reset' >/dev/null
+ab -q -n "$N" -c 8 -s 10 "$URL/hit.php" >"$DIR/ab.txt" 2>&1
+COMPLETE=$(sed -n 's/^Complete requests: *\([0-9]*\).*/\1/p' "$DIR/ab.txt")
+FAILED=$(sed -n 's/^Failed requests: *\([0-9]*\).*/\1/p' "$DIR/ab.txt")
+NON2XX=$(sed -n 's/^Non-2xx responses: *\([0-9]*\).*/\1/p' "$DIR/ab.txt")
+INFO=$(get info.php)
+HITS=$(json hits <<<"$INFO")
+PIDSUM=$(php -n -r 'echo array_sum(json_decode($argv[1], true)["pids"]);' "$INFO")
+NPIDS=$(php -n -r 'echo count(json_decode($argv[1], true)["pids"]);' "$INFO")
+echo "  ab: $COMPLETE complete, ${FAILED:-?} failed, ${NON2XX:-0} non-2xx; counter $HITS; $NPIDS worker pids served them"
+check '[ "$COMPLETE" = "$N" ] && [ "$FAILED" = 0 ] && [ -z "$NON2XX" ]' "ab: all $N requests completed with 200" "$(grep -E 'requests|responses' "$DIR/ab.txt" | tr '\n' ' ')"
+check '[ "$HITS" = "$N" ] && [ "$PIDSUM" = "$N" ]' "ab: the shared counter equals the requests served exactly ($N), and so does the sum of the per-worker counters" "counter $HITS, per-worker sum $PIDSUM"
+check '[ "$NPIDS" -ge 2 ]' "ab: at least 2 distinct worker pids served requests" "$NPIDS"
+
+# --- 2. wrk ----------------------------------------------------------------------------------------------
+get 'kv.php?op=reset' >/dev/null
+WS=${FPM_WRK_SECONDS:-5}
+wrk -t2 -c8 -d"${WS}s" --timeout 5s "$URL/hit.php" >"$DIR/wrk.txt" 2>&1
+WRK_N=$(sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' "$DIR/wrk.txt")
+WRK_ERR=$(grep -E 'Non-2xx|Socket errors' "$DIR/wrk.txt" | tr '\n' ' ')
+# let the requests in flight when wrk stopped finish
+prev=-1
+wait_for 5 'cur=$(json hits <<<"$(get info.php)"); [ "$cur" = "$prev" ] || { prev=$cur; false; }'
+INFO=$(get info.php)
+HITS=$(json hits <<<"$INFO")
+PIDSUM=$(php -n -r 'echo array_sum(json_decode($argv[1], true)["pids"]);' "$INFO")
+NPIDS=$(php -n -r 'echo count(json_decode($argv[1], true)["pids"]);' "$INFO")
+echo "  wrk: $WRK_N requests in ${WS}s ($(sed -n 's/^Requests\/sec: *//p' "$DIR/wrk.txt") req/s); counter $HITS; $NPIDS worker pids"
+check '[ -n "$WRK_N" ] && [ -z "$WRK_ERR" ] && [ "$WRK_N" -gt 100 ]' "wrk: requests served without errors" "$WRK_ERR$(tail -n 3 "$DIR/wrk.txt" | tr '\n' ' ')"
+check '[ -n "$WRK_N" ] && [ "$HITS" -ge "$WRK_N" ] && [ "$HITS" -le $((WRK_N + 8)) ] && [ "$PIDSUM" = "$HITS" ]' \
+	"wrk: the counter equals the responses wrk counted, plus at most the 8 in flight when it stopped" "counter $HITS, wrk $WRK_N, per-worker sum $PIDSUM"
+check '[ "$NPIDS" -ge 2 ]' "wrk: at least 2 distinct worker pids served requests" "$NPIDS"
+
+# --- 3. the pools of one master share the table -------------------------------------------------------
+TOKEN="t$RANDOM$RANDOM"
+get "kv.php?op=set&k=shared&v=$TOKEN" >/dev/null
+OTHER=$(get "other/kv.php?op=get&k=shared")
+check '[ "$(json value <<<"$OTHER")" = "$TOKEN" ]' "a value set through pool www is read through pool other (one segment per master)" "$OTHER"
+
+# --- 4. a fatal error inside remember()'s callback ------------------------------------------------------
+CODE=$(curl -s -o "$DIR/fatal.out" -m 15 -w '%{http_code}' "$URL/remember.php?fatal=1")
+slow=0
+vals=""
+for i in $(seq 1 12); do
+	R=$(get remember.php)
+	ms=$(json ms <<<"$R")
+	[ "${ms:-99999}" -lt 5000 ] || slow=$((slow + 1))
+	vals="$vals$(json value <<<"$R")"$'\n'
+done
+NVALS=$(printf '%s' "$vals" | sort -u | grep -c .)
+check '[ "$CODE" = 500 ]' "remember.php?fatal=1 ends its request with the fatal error (HTTP 500)" "HTTP $CODE"
+check '[ "$slow" = 0 ] && [ "$NVALS" = 1 ]' "after it, 12 remember() calls of that key over all workers return at once (no 10 s claim wait) and agree on one value" "$slow slow, $NVALS distinct values: $(printf '%s' "$vals" | sort -u | tr '\n' ' ')"
+
+# --- 5. request_terminate_timeout SIGTERMs workers mid-operation -------------------------------------
+BEFORE_SPIN=$(wc -l <"$DIR/fpm-error.log")
+CURLS=()
+for i in 1 2; do
+	curl -s -o /dev/null -m 20 "$URL/spin.php" &
+	CURLS+=($!)
+done
+wait_for 20 '[ "$(grep -c "spin.php.*execution timed out" "$DIR/fpm-error.log")" -ge 2 ] && [ "$(grep -c "exited on signal 15" "$DIR/fpm-error.log")" -ge 2 ]'
+wait "${CURLS[@]}" 2>/dev/null
+TIMEDOUT=$(grep -c 'execution timed out' "$DIR/fpm-error.log")
+wait_for 5 '[ "$(fpm_children | wc -l)" -ge 5 ]'
+CHECKS=""
+allgood=1
+for i in $(seq 1 8); do
+	C=$(get check.php)
+	CHECKS="$CHECKS $C"
+	[ "$(json consistent <<<"$C")" = true ] && [ "$(json write_failures <<<"$C")" = 0 ] || allgood=0
+done
+echo "  request_terminate_timeout killed $TIMEDOUT spinning workers; lock repairs so far: $(json lock_repairs <<<"$C")"
+check '[ "$TIMEDOUT" = 2 ]' "FPM terminated the 2 workers spinning in table calls, and no other (request_terminate_timeout = 3s)" "$TIMEDOUT terminated"
+check '[ $allgood = 1 ]' "after that, every worker finds the table consistent and writes 1,024 keys over every stripe" "$CHECKS"
+
+# --- 6. SIGUSR1 and SIGUSR2 -----------------------------------------------------------------------------
+get "kv.php?op=set&k=before-usr1&v=kept" >/dev/null
+OLD_CHILDREN=$(fpm_children | tr '\n' ' ')
+kill -USR1 "$FPM_PID"
+sleep 1
+wait_for 10 '[ "$(fpm_children | wc -l)" -ge 5 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'
+NEW_CHILDREN=$(fpm_children | tr '\n' ' ')
+USR1=$(get "kv.php?op=get&k=before-usr1")
+echo "  SIGUSR1: workers before [$OLD_CHILDREN] after [$NEW_CHILDREN]; before-usr1 = $(json value <<<"$USR1")"
+check '[ "$(json value <<<"$USR1")" = kept ]' "SIGUSR1 (reopen logs): the table keeps its contents" "$USR1"
+
+get "kv.php?op=set&k=before-usr2&v=kept" >/dev/null
+READY_BEFORE=$(ready_count)
+OLD_CHILDREN=$(fpm_children | tr '\n' ' ')
+kill -USR2 "$FPM_PID"
+wait_for 15 '[ "$(ready_count)" -gt "$READY_BEFORE" ] && [ "$(fpm_children | wc -l)" -ge 5 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'
+NEW_CHILDREN=$(fpm_children | tr '\n' ' ')
+USR2=$(get "kv.php?op=get&k=before-usr2")
+USR2_OTHER=$(get "other/kv.php?op=get&k=before-usr2")
+INFO=$(get info.php)
+echo "  SIGUSR2: master $FPM_PID ($(readlink "/proc/$FPM_PID/exe" 2>/dev/null)) workers before [$OLD_CHILDREN] after [$NEW_CHILDREN]; before-usr2 = $(json value <<<"$USR2"); entries now $(json entries <<<"$INFO")"
+common=0
+for p in $NEW_CHILDREN; do [[ " $OLD_CHILDREN " == *" $p "* ]] && common=$((common + 1)); done
+check 'kill -0 "$FPM_PID" 2>/dev/null && [ "$(readlink "/proc/$FPM_PID/exe")" = "$MASTER_EXE" ] && [ "$common" = 0 ] && [ "$(ready_count)" -gt "$READY_BEFORE" ]' \
+	"SIGUSR2 re-executes the master in place (same pid) and starts all new workers" "pid alive: $(kill -0 "$FPM_PID" 2>/dev/null && echo yes || echo no), $common old workers left"
+check '[ "$(json value <<<"$USR2")" = null ] && [ "$(json value <<<"$USR2_OTHER")" = null ]' \
+	"SIGUSR2: the re-executed master runs MINIT again and maps a new, empty table: the old contents are gone, in every pool" "$USR2 $USR2_OTHER"
+get 'kv.php?op=reset' >/dev/null
+ab -q -n 400 -c 8 -s 10 "$URL/hit.php" >"$DIR/ab2.txt" 2>&1
+HITS=$(json hits <<<"$(get info.php)")
+check '[ "$HITS" = 400 ]' "after the reload the new table counts exactly again (400 of 400)" "counter $HITS"
+
+# --- 7. stop, then read the logs ----------------------------------------------------------------------
+kill -QUIT "$FPM_PID"
+wait_for 10 '! kill -0 "$FPM_PID" 2>/dev/null'
+check '! kill -0 "$FPM_PID" 2>/dev/null' "SIGQUIT stops php-fpm gracefully within 10 s"
+wait "$FPM_PID" 2>/dev/null
+FPM_PID=""
+
+# Every line of the FPM error log must be one of these (after the "[date] " prefix). Lines before the
+# spin phase and after it may only be the normal lifecycle notices; the spin phase adds FPM's own
+# warnings about the two workers it terminated, and nothing else.
+LIFECYCLE='^NOTICE: (fpm is running, pid [0-9]+|ready to handle connections|systemd monitor interval set to [0-9]+ms|Reloading in progress \.\.\.|reloading: execvp\(.*\)|using inherited socket fd=[0-9]+, "127\.0\.0\.1:[0-9]+"|Finishing \.\.\.|Terminating \.\.\.|exiting, bye-bye!|error log file re-opened|\[pool (www|other)\] child [0-9]+ started|\[pool (www|other)\] child [0-9]+ exited (with code 0|on signal (3 \(SIGQUIT\)|15 \(SIGTERM\))) after [0-9.]+ seconds from start)$'
+SPIN='^WARNING: \[pool www\] child [0-9]+, script '"'"'[^'"'"']*/spin\.php'"'"' \(request: "GET /spin\.php"\) execution timed out \([0-9.]+ sec\), terminating$|^WARNING: \[pool www\] child [0-9]+ exited on signal 15 \(SIGTERM\) after [0-9.]+ seconds from start$'
+UNEXPECTED=$(awk -v from="$BEFORE_SPIN" '{ print (NR > from ? "S " : "N ") $0 }' "$DIR/fpm-error.log" | sed -E 's/^([NS]) \[[^]]*\] /\1 /' |
+	while IFS= read -r line; do
+		phase=${line%% *} msg=${line#? }
+		[[ "$msg" =~ $LIFECYCLE ]] && continue
+		[ "$phase" = S ] && [[ "$msg" =~ $SPIN ]] && continue
+		echo "$msg"
+	done)
+check '[ -z "$UNEXPECTED" ]' "the FPM error log holds only lifecycle notices and the two expected request_terminate_timeout warnings" "$(head -n 5 <<<"$UNEXPECTED" | tr '\n' '|')"
+check '! grep -q zend_signal "$DIR"/*.log' "no zend_signal warning anywhere (zend.signal_check=1)" "$(grep -h zend_signal "$DIR"/*.log | head -n 3)"
+PHPERR=$(grep -v 'PHP Fatal error:  fatal inside remember (expected by stress/fpm/run.sh) in .*/remember.php on line [0-9]*$' "$DIR/php-error.log" 2>/dev/null | sed -E 's/^\[[^]]*\] //')
+NFATAL=$(grep -c 'fatal inside remember (expected' "$DIR/php-error.log" 2>/dev/null)
+check '[ -z "$PHPERR" ] && [ "$NFATAL" = 1 ]' "the PHP error log holds only the one expected fatal error" "${NFATAL:-0} expected fatal(s); other lines: $(head -n 5 <<<"$PHPERR" | tr '\n' '|')"
+NGX=$(grep -E '\[(emerg|alert|crit)\]' "$DIR/nginx-error.log" 2>/dev/null | head -n 3)
+check '[ -z "$NGX" ]' "nginx logged no emerg/alert/crit" "$NGX"
+finish
+}
