@@ -40,6 +40,10 @@ PHP_TABLE_HIDDEN bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_stri
 PHP_TABLE_HIDDEN zend_string *php_table_array_key(zend_ulong h, zend_string *skey, zval *val, bool from_value);
 PHP_TABLE_HIDDEN bool php_table_check_key_list(HashTable *keys, uint32_t argnum);
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv);
+/* Strings up to this size are materialized without a bailout guard: hitting memory_limit while
+ * allocating them is the rare case, and it only delays reclamation until the request ends. */
+#define PHP_TABLE_UNGUARDED_BYTES 1024u
+PHP_TABLE_HIDDEN int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zval *rv);
 PHP_TABLE_HIDDEN int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta);
 PHP_TABLE_HIDDEN zend_long php_table_seconds_left(uint32_t expire);
 PHP_TABLE_HIDDEN bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc);
@@ -174,18 +178,21 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 	if (meta) {
 		*meta = v;
 	}
-	if (EXPECTED(v.type == TBL_T_STRING)) {
+	if (EXPECTED(v.type == TBL_T_STRING) && EXPECTED(v.len <= PHP_TABLE_UNGUARDED_BYTES)) {
 		/* The most common value, decoded right here (ZVAL_STRINGL_FAST interns 0/1-byte strings). */
 		ZVAL_STRINGL_FAST(rv, (const char *)v.data, v.len);
 		tbl_read_end(t);
 		return 1;
 	}
+	if (v.type < TBL_T_STRING) {
+		r = php_table_decode(v.type, v.data, v.len, rv);   /* inline scalars: nothing is allocated */
+		tbl_read_end(t);
+		return r == SUCCESS ? 1 : -1;
+	}
 	if (UNEXPECTED(php_table_decode_runs_user_code(v.type))) {
 		return php_table_fetch_serialized(t, &v, rv);
 	}
-	r = php_table_decode(v.type, v.data, v.len, rv);
-	tbl_read_end(t);
-	return r == SUCCESS ? 1 : -1;
+	return php_table_decode_guarded(t, &v, rv);
 }
 
 #endif

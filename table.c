@@ -181,13 +181,38 @@ bool php_table_check_key_list(HashTable *keys, uint32_t argnum)
 
 /* Serialized values: copy the bytes out and close the read section before decoding, because
  * unserializing runs user code (__unserialize, __wakeup, autoloaders). */
+/* Materialize a value inside the read section, closing the section even when PHP bails out of an
+ * allocation (memory_limit): shutdown functions run before RSHUTDOWN, and nothing may stay pinned by
+ * this process while they do. */
+zend_never_inline int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zval *rv)
+{
+	volatile zend_result r = FAILURE;
+
+	zend_try {
+		r = php_table_decode(v->type, v->data, v->len, rv);
+	} zend_catch {
+		tbl_read_end(t);
+		zend_bailout();
+	} zend_end_try();
+	tbl_read_end(t);
+	return r == SUCCESS ? 1 : -1;
+}
+
 zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv)
 {
 	uint8_t type = v->type;
 	uint32_t len = v->len;
-	char *buf = emalloc(len ? len : 1);
+	char *volatile buf = NULL;
 	zend_result r;
 
+	/* Copy the bytes out and leave the read section before unserializing: __wakeup() and
+	 * __unserialize() are user code and may call into the table. */
+	zend_try {
+		buf = emalloc(len ? len : 1);
+	} zend_catch {
+		tbl_read_end(t);
+		zend_bailout();
+	} zend_end_try();
 	memcpy(buf, v->data, len);
 	tbl_read_end(t);
 	r = php_table_decode(type, buf, len, rv);

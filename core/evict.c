@@ -252,7 +252,7 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 {
 	tbl_header_t *h = t->hdr;
 	uint64_t deadline = 0;
-	int expired_tried = 0, reaped = 0;
+	int expired_tried = 0, reaped = 0, reap_now = 0;
 
 	if (!t->rng) {
 		t->rng = ((uint64_t)t->pid << 32) ^ now.tick ^ 0x9E3779B97F4A7C15ull;
@@ -261,7 +261,7 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		uint64_t off, pending, ms, min;
 		/* Once we are waiting, check (once per call) whether the readers pinning the retired blocks
 		 * are dead processes. */
-		int reap = deadline != 0 && !reaped;
+		int reap = (deadline != 0 || reap_now) && !reaped;
 
 		reaped |= reap;
 		tbl_alloc_lock(t);
@@ -298,10 +298,15 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		 * microseconds unless descheduled, so wait, for a bounded time; but not for a reader that
 		 * already made a writer wait in vain (a long scan, a stuck process): fail at once instead. */
 		min = tbl_epoch_min_active(t);
-		if (min != UINT64_MAX && min == atomic_load(&h->stuck_epoch)) {
-			return 0;
-		}
 		ms = tbl_clock_monotonic_ms();
+		if (min != UINT64_MAX && min == atomic_load(&h->stuck_epoch)) {
+			if (reaped) {
+				return 0;
+			}
+			/* Known to be stuck: do not wait, but do check once whether that reader has died. */
+			reap_now = 1;
+			continue;
+		}
 		if (!deadline) {
 			deadline = ms + TBL_ROOM_WAIT_MS;
 		} else if (ms >= deadline) {

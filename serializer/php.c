@@ -44,6 +44,9 @@ static zend_result php_ser_unserialize(zval *out, const char *buf, size_t len)
 	PHP_VAR_UNSERIALIZE_INIT(var_hash);
 	/* The result lives in the var hash until it is complete, so a failure half way (or a throwing
 	 * __unserialize) is cleaned up by the var hash itself. */
+	/* These bytes were written by serialize() in this very table, so unserialize_max_depth (meant for
+	 * untrusted input) must not make a value that was stored unreadable: lift it. */
+	php_var_unserialize_set_max_depth(var_hash, 0);
 	tmp = var_tmp_var(&var_hash);
 	ok = php_var_unserialize(tmp, &p, p + len, &var_hash);
 	if (ok) {
