@@ -83,7 +83,7 @@ shipped_files() {
 	tree_files | LC_ALL=C sort -u | while IFS= read -r f; do
 		case "$f" in
 			# not shipped: development-only parts of the tree
-			benchmarks/*|scripts/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*) continue ;;
+			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*) continue ;;
 			.gitignore|.gitattributes|.editorconfig|core/Makefile|package.xml|composer.json) continue ;;
 			# the extension's sources
 			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|php_table_*.c|php_table_*.h) r=src ;;

@@ -5,7 +5,10 @@
 #
 # Runs, each under its own time limit (nothing can hang CI):
 #   chaos           stress/chaos.php, 6 s of SIGKILLs against 4 workers on a 64M table      (limit 150 s)
-#   chaos-pressure  the same for 4 s on a 4M table, so eviction runs all the time (--allow-evictions) (limit 150 s)
+#   chaos-pressure  the same for 4 s on a 4M table, so eviction runs all the time (limit 150 s). A set()
+#                   that returns false is counted, not failed (--allow-oom): with the table full, a reader
+#                   descheduled or being killed inside a read makes a writer that needs the memory it pins
+#                   wait up to 200 ms and then give up, which api.md allows; everything else is checked
 #   fpm             stress/fpm/run.sh: php-fpm + nginx + ab/wrk, reloads, logs               (limit 240 s)
 # and, only with CHAOS_APCU=1, the chaos harness against APCu for comparison (reported, never counted:
 # APCu is expected to wedge when a worker dies holding its lock).
@@ -60,7 +63,7 @@ for p in $PARTS; do
 			part chaos 150 "$PHP" -d "extension=$SO" "$HERE/chaos.php" --seconds "${CHAOS_SECONDS:-6}" ;;
 		chaos-pressure)
 			part chaos-pressure 150 "$PHP" -d "extension=$SO" -d table.memory=4M -d table.eviction_policy=lru \
-				"$HERE/chaos.php" --seconds 4 --allow-evictions ;;
+				"$HERE/chaos.php" --seconds 4 --allow-oom ;;
 		fpm)
 			part fpm 240 bash "$HERE/fpm/run.sh" "$SO" ;;
 		*)

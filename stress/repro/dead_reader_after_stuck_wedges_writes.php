@@ -15,11 +15,13 @@
  */
 use Shm\Table;
 
-function refused(int $n, string $tag): int
+/* Overwrite the same 4 keys with 400 KB values: this needs no more memory than the table has, only the
+ * memory of the values it replaces. */
+function refused(int $n): int
 {
     $r = 0;
     for ($i = 0; $i < $n; $i++) {
-        $r += !Table::set("w$tag" . ($i % 4), str_repeat(chr(65 + $i % 26), 400000));
+        $r += !Table::set('w' . ($i % 4), str_repeat(chr(65 + $i % 26), 400000));
     }
     return $r;
 }
@@ -39,7 +41,7 @@ usleep(100000);
 for ($try = 0; $try < 50; $try++) {
     posix_kill($pid, SIGSTOP);          // a reader descheduled inside its read section...
     usleep(20000);
-    if (refused(20, 'a') > 0) {         // ...pins the replaced values: writes wait 200 ms, then fail
+    if (refused(20) > 0) {              // ...pins the replaced values: writes wait 200 ms, then fail
         break;
     }
     posix_kill($pid, SIGCONT);          // it was stopped outside a read: try again
@@ -48,10 +50,10 @@ for ($try = 0; $try < 50; $try++) {
 echo $try < 50 ? "reader stopped inside a read section; writes refused while it is stuck there\n" : "could not stop the reader inside a read\n";
 posix_kill($pid, SIGKILL);              // ...and then dies there
 pcntl_waitpid($pid, $st);
-echo 'after the reader died: ', refused(20, 'b'), " of 20 refused\n";
+echo 'after the reader died: ', refused(20), " of 20 refused\n";
 $child = pcntl_fork();
 if ($child === 0) {
-    echo 'in a new process: ', refused(20, 'c'), " of 20 refused\n";
+    echo 'in a new process: ', refused(20), " of 20 refused\n";
     exit(0);
 }
 pcntl_waitpid($child, $st);
