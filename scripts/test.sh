@@ -21,13 +21,15 @@
 #                         install prefix (e.g. .ci/cache/php-debug from build-debug-php.sh)  [PHP_CONFIG]
 #   --igbinary            configure --enable-table-igbinary                [TABLE_IGBINARY=1]
 #   --valgrind            run PHPT under valgrind (run-tests -m; leaks show as LEAKED)  [PHPT_VALGRIND=1]
+#   PHPT_TIMEOUT=S        per-test time limit (default 120 s, 600 s under valgrind)
 #   --no-install          don't apt-get anything                           [NO_INSTALL=1]
 #   --label=NAME          name of the PHPT layer and build dir (default: release|debug[-igbinary])
 #   -jN                   parallel jobs for make and run-tests (default: nproc)  [JOBS]
 #
-# The extension is built in build/<label>/ (gitignored) from a fresh copy of the sources, and the PHPT
-# files run from a copy in build/<label>/tests, so a run never touches the working tree and never
-# collides with a build or test run someone else has going in it.
+# The extension is built in build/<label>/ (gitignored) from a fresh copy of the sources, the PHPT
+# files run from a copy in build/<label>/tests, and the core layers build in build/core/, so a run never
+# touches the working tree and never collides with a build or test run someone else has going in it.
+# Logs: build/*.log, build/<label>.build.log, build/<label>/phpt.log.
 #
 # Output: a line per layer, then as the very last line `N passed, N failed[, N skipped]` over all
 # layers. Exit status 1 when anything failed.
@@ -230,14 +232,28 @@ run_phpt() {
 	if [ -z "$(find "${paths[@]}" -name '*.phpt' -print -quit)" ]; then
 		record "phpt-$LABEL" 0 0 0 "no .phpt files yet"; return
 	fi
-	local args=(-P -q --no-progress --no-color --set-timeout "${PHPT_TIMEOUT:-120}" -W "$results"
+	# Per-test time limit: run-tests' own defaults are 60 s, and 300 s under valgrind; a loaded 2-core
+	# machine needs more for the multi-process tests.
+	local timeout=${PHPT_TIMEOUT:-$([ "$VALGRIND" = 1 ] && echo 600 || echo 120)}
+	local args=(-P -q --no-progress --no-color --set-timeout "$timeout" -W "$results"
 		-d "extension=$EXT_SO" -d zend.signal_check=1 -d display_startup_errors=1)
 	[ "$JOBS" -gt 1 ] && args+=("-j$JOBS")
 	[ "$VALGRIND" = 1 ] && args+=(-m)
 	banner "phpt ($LABEL): run-tests.php ${args[*]} ${paths[*]#$TABLE_ROOT/}"
 	rm -f "$results"
-	NO_INTERACTION=1 "$PHP_BIN" "$rt" "${args[@]}" "${paths[@]}" 2>&1 | sed -u "s|$B/||g" | tee "$plog"
+	# run-tests.php runs in a session of its own, so that whatever a test leaves running (a worker
+	# orphaned when run-tests kills a timed-out test, for instance) can be found and ended afterwards.
+	local sidfile="$B/phpt.sid" left
+	NO_INTERACTION=1 setsid --wait bash -c 'echo $$ >"$0"; exec "$@"' "$sidfile" \
+		"$PHP_BIN" "$rt" "${args[@]}" "${paths[@]}" 2>&1 | sed -u "s|$B/||g" | tee "$plog"
 	local rc=${PIPESTATUS[0]}
+	# (Zombies are left out: they have ended, and only wait for an init that reaps late.)
+	left=$(ps -o pid=,stat= -s "$(cat "$sidfile")" 2>/dev/null | awk '$2 !~ /^Z/ { print $1 }' | paste -sd, -)
+	if [ -n "$left" ]; then
+		echo "WARNING: processes left running by the PHPT run (ended now):"
+		ps -o pid,ppid,etime,args -p "$left" 2>/dev/null | cut -c1-200 | sed 's/^/  /'
+		kill -KILL ${left//,/ } 2>/dev/null
+	fi
 	if [ ! -s "$results" ]; then
 		tail -n 40 "$plog"; record "phpt-$LABEL" 0 1 0 "run-tests.php produced no results (exit $rc); see $plog"; return
 	fi

@@ -1,7 +1,7 @@
 --TEST--
 Shm\Table: scale: 200,000 keys are all stored, counted, listed and readable
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; ?>
+<?php require __DIR__ . '/../skipif.inc'; table_skip_if_valgrind('a scale test, minutes long'); ?>
 --FILE--
 <?php
 use Shm\Table;

@@ -6,12 +6,12 @@ Shm\Table: ttl: an expired entry is a miss for get, exists, getWithMeta and ttl
 <?php
 use Shm\Table;
 
-Table::set('short', 'gone soon', 1);
+Table::set('short', 'gone soon', 2);
 Table::set('never', 'stays');
 Table::set('long', 'stays too', 1000);
-Table::set('short', 'gone soon', 1, 'ns');
+Table::set('short', 'gone soon', 2, 'ns');
 var_dump(Table::get('short'), Table::exists('short'));
-sleep(2);
+sleep(3);
 var_dump(Table::get('short'));
 var_dump(Table::exists('short'));
 var_dump(Table::getWithMeta('short'));

@@ -7,13 +7,13 @@ Shm\Table: ttl: expired entries vanish from count, keys, fullscan, getMany, name
 use Shm\Table;
 
 for ($i = 0; $i < 10; $i++) {
-    Table::set("short$i", $i, 1);
+    Table::set("short$i", $i, 2);
 }
 Table::set('keep', 'k');
-Table::set('only', 'expiring', 1, 'gone');
+Table::set('only', 'expiring', 2, 'gone');
 Table::set('kept', 'kept', null, 'stays');
 var_dump(Table::count(), Table::count('gone'), count(Table::keys(null)));
-sleep(2);
+sleep(3);
 var_dump(Table::count());
 var_dump(Table::keys(null), Table::keys('short*'));
 $scan = [];

@@ -6,12 +6,12 @@ Shm\Table: touch: extending an expiry keeps the entry alive past its original on
 <?php
 use Shm\Table;
 
-Table::set('extended', 'e', 1);
-Table::set('removed0', 'r0', 1);
-Table::set('removednull', 'rn', 1);
-Table::set('control', 'c', 1);
+Table::set('extended', 'e', 2);
+Table::set('removed0', 'r0', 2);
+Table::set('removednull', 'rn', 2);
+Table::set('control', 'c', 2);
 var_dump(Table::touch('extended', 100), Table::touch('removed0', 0), Table::touch('removednull', null));
-sleep(2);
+sleep(3);
 var_dump(Table::get('extended'), Table::get('removed0'), Table::get('removednull'), Table::get('control'));
 $t = Table::ttl('extended');
 var_dump($t >= 1 && $t <= 100, Table::ttl('removed0'), Table::ttl('removednull'));

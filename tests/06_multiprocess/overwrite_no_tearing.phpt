@@ -1,7 +1,7 @@
 --TEST--
 Shm\Table: multiprocess: readers never see a torn value while 4 workers overwrite the same keys
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); ?>
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_if_valgrind('a stress test, minutes long'); ?>
 --FILE--
 <?php
 use Shm\Table;

@@ -1,7 +1,7 @@
 --TEST--
 Shm\Table: multiprocess: 300 short-lived children release their slots
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); ?>
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_if_valgrind('300 forks take minutes'); ?>
 --FILE--
 <?php
 use Shm\Table;

@@ -4,7 +4,7 @@ Shm\Table: memory: 4 workers writing far past capacity with lru: every set succe
 table.memory=2M
 table.eviction_policy=lru
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); ?>
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_if_valgrind('a stress test, minutes long'); ?>
 --FILE--
 <?php
 use Shm\Table;
