@@ -9,7 +9,8 @@
 #include "php.h"
 #include "php_table_internal.h"
 
-PHP_METHOD(Shm_Table, count)
+/* count() and memory(): one per-namespace total; a namespace never created has none. */
+static void php_table_ns_total(INTERNAL_FUNCTION_PARAMETERS, uint64_t (*total)(tbl_t *, tbl_ns_t))
 {
 	zend_string *ns = NULL;
 	tbl_t *t;
@@ -24,25 +25,17 @@ PHP_METHOD(Shm_Table, count)
 	if (!php_table_check_ns(ns, 1) || !(t = php_table_handle()) || (r = php_table_ns_read(t, ns, &nsid)) < 0) {
 		RETURN_THROWS();
 	}
-	RETURN_LONG(r ? (zend_long)tbl_ns_entries(t, nsid) : 0);
+	RETURN_LONG(r ? (zend_long)total(t, nsid) : 0);
+}
+
+PHP_METHOD(Shm_Table, count)
+{
+	php_table_ns_total(INTERNAL_FUNCTION_PARAM_PASSTHRU, tbl_ns_entries);
 }
 
 PHP_METHOD(Shm_Table, memory)
 {
-	zend_string *ns = NULL;
-	tbl_t *t;
-	tbl_ns_t nsid;
-	int r;
-
-	ZEND_PARSE_PARAMETERS_START(0, 1)
-		Z_PARAM_OPTIONAL
-		Z_PARAM_STR_OR_NULL(ns)
-	ZEND_PARSE_PARAMETERS_END();
-
-	if (!php_table_check_ns(ns, 1) || !(t = php_table_handle()) || (r = php_table_ns_read(t, ns, &nsid)) < 0) {
-		RETURN_THROWS();
-	}
-	RETURN_LONG(r ? (zend_long)tbl_ns_bytes(t, nsid) : 0);
+	php_table_ns_total(INTERNAL_FUNCTION_PARAM_PASSTHRU, tbl_ns_bytes);
 }
 
 PHP_METHOD(Shm_Table, clear)
