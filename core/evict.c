@@ -44,7 +44,7 @@ static uint64_t next_random(tbl_t *t)
 static int cell_due(tbl_t *t, uint32_t stripe, uint32_t ns, uint32_t now_sec)
 {
 	uint32_t min = TBL_LOAD_RELAXED(&tbl_nscount(t, stripe, ns)->min_expire);
-	return min != 0 && min <= now_sec;
+	return min != 0 && min < now_sec;   /* as tbl_entry_expired() */
 }
 
 static int stripe_due(tbl_t *t, uint32_t stripe, int ns, uint32_t now_sec)
@@ -85,7 +85,7 @@ void tbl_expire_stripe_locked(tbl_t *t, uint32_t stripe, int ns, uint32_t now_se
 				link = &e->next;
 				continue;
 			}
-			if (exp && exp <= now_sec) {
+			if (exp && exp < now_sec) {
 				tbl_remove_locked(t, stripe, link, e);
 				removed++;
 				continue;

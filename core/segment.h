@@ -232,10 +232,12 @@ static inline uint64_t tbl_bucket_of_hash(const tbl_t *t, uint64_t hash)
 	return hash & t->bucket_mask;
 }
 
+/* An entry set with a TTL of N seconds at second s has expire = s + N and lives through all of second
+ * s + N: at least N seconds, at most N + 1, never less than asked for (the clock has whole seconds). */
 static inline int tbl_entry_expired(const tbl_entry_t *e, uint32_t now_sec)
 {
 	uint32_t exp = TBL_LOAD_RELAXED(&((tbl_entry_t *)e)->expire);
-	return exp != 0 && exp <= now_sec;
+	return exp != 0 && exp < now_sec;
 }
 
 static inline tbl_lock_t *tbl_lock_at(const tbl_t *t, uint32_t index)

@@ -199,7 +199,7 @@ tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl
 
 		if (exp || lru) {
 			tbl_now_t now = tbl_clock_now();
-			if (exp && exp <= now.sec) {
+			if (exp && exp < now.sec) {   /* as tbl_entry_expired() */
 				goto miss;
 			}
 			/* At most one store per entry per 100 ms tick: reads stay off shared lines. */
