@@ -132,13 +132,36 @@ if [ "$UPDATE" = 1 ]; then
 	"$PHP" -r '
 		[$_, $xml, $list] = $argv;
 		$s = file_get_contents($xml);
-		$lines = [" <contents>", "  <dir name=\"/\">"];
+		// One <dir> element per folder, files by their base name: the layout pecl itself writes.
+		$tree = [];
 		foreach (file($list, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $l) {
 			[$role, $path] = explode("\t", $l, 2);
-			$lines[] = "   <file name=\"" . htmlspecialchars($path, ENT_XML1 | ENT_QUOTES) . "\" role=\"$role\"/>";
+			$node = &$tree;
+			$parts = explode("/", $path);
+			$file = array_pop($parts);
+			foreach ($parts as $d) {
+				$node = &$node["dirs"][$d];
+			}
+			$node["files"][$file] = $role;
+			unset($node);
 		}
-		$lines[] = "  </dir>";
-		$lines[] = " </contents>";
+		$emit = function (array $node, string $pad) use (&$emit): array {
+			$out = [];
+			$files = $node["files"] ?? [];
+			ksort($files, SORT_STRING);
+			foreach ($files as $name => $role) {
+				$out[] = "$pad<file name=\"" . htmlspecialchars($name, ENT_XML1 | ENT_QUOTES) . "\" role=\"$role\"/>";
+			}
+			$dirs = $node["dirs"] ?? [];
+			ksort($dirs, SORT_STRING);
+			foreach ($dirs as $name => $child) {
+				$out[] = "$pad<dir name=\"" . htmlspecialchars($name, ENT_XML1 | ENT_QUOTES) . "\">";
+				array_push($out, ...$emit($child, "$pad "));
+				$out[] = "$pad</dir>";
+			}
+			return $out;
+		};
+		$lines = array_merge([" <contents>", "  <dir name=\"/\">"], $emit($tree, "   "), ["  </dir>", " </contents>"]);
 		$n = 0;
 		$s = preg_replace("~^[ \t]*<contents>[ \t]*\n.*?^[ \t]*</contents>[ \t]*$~ms", implode("\n", $lines), $s, 1, $n);
 		if ($n !== 1) { fwrite(STDERR, "no <contents> element in $xml\n"); exit(1); }
