@@ -22,6 +22,11 @@ tbl_now_t tbl_clock_now(void)
 	return now;
 }
 
+tbl_now_t tbl_clock_now_coarse(void)
+{
+	return tbl_clock_now();
+}
+
 uint64_t tbl_clock_monotonic_ms(void)
 {
 	return (uint64_t)GetTickCount64();

@@ -34,13 +34,14 @@
 #define TBL_STORE_RELAXED(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 
 /* The wall clock as the table sees it: whole seconds for TTLs and metadata, and an LRU clock in
- * 100 ms ticks. Both come from one coarse clock read (a vDSO call, no syscall on Linux). */
+ * 100 ms ticks, from one clock read (a vDSO call, no syscall on Linux). */
 typedef struct tbl_now {
 	uint32_t sec;   /* unix seconds */
 	uint32_t tick;  /* unix time in 100 ms units, truncated to 32 bits; compare with tbl_tick_before() */
 } tbl_now_t;
 
-tbl_now_t tbl_clock_now(void);
+tbl_now_t tbl_clock_now(void);          /* the precise wall clock: seconds agree with PHP's time() */
+tbl_now_t tbl_clock_now_coarse(void);   /* cheaper, up to a few ms behind: for LRU ticks only */
 /* Milliseconds of CLOCK_MONOTONIC: system-wide, so deadlines can be shared between processes. */
 uint64_t tbl_clock_monotonic_ms(void);
 

@@ -198,7 +198,7 @@ tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl
 		int lru = t->hdr->policy == TBL_POLICY_LRU;
 
 		if (exp || lru) {
-			tbl_now_t now = tbl_clock_now();
+			tbl_now_t now = exp ? tbl_clock_now() : tbl_clock_now_coarse();
 			if (exp && exp < now.sec) {   /* as tbl_entry_expired() */
 				goto miss;
 			}
