@@ -15,7 +15,7 @@ if test "$PHP_TABLE" != "no"; then
 
   TABLE_CORE_SOURCES="core/status.c core/clock_posix.c core/proc_posix.c core/shm_mmap.c core/lock_pthread.c core/alloc.c \
     core/epoch.c core/sync.c core/ns.c core/write.c core/evict.c core/claim.c core/gc.c core/table_core.c core/check.c"
-  TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/php.c"
+  TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/image.c serializer/php.c"
 
   if test "$PHP_TABLE_IGBINARY" != "no"; then
     dnl serializer/igbinary.c includes "ext/igbinary/igbinary.h", so look for a directory holding ext/igbinary/
@@ -37,7 +37,7 @@ if test "$PHP_TABLE" != "no"; then
     TABLE_SERIALIZER_SOURCES="$TABLE_SERIALIZER_SOURCES serializer/igbinary.c"
   fi
 
-  PHP_NEW_EXTENSION(table, table.c php_table_methods.c php_table_remember.c php_table_scan.c php_table_ns.c php_table_glob.c $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+  PHP_NEW_EXTENSION(table, table.c php_table_methods.c php_table_remember.c php_table_scan.c php_table_ns.c php_table_glob.c php_table_testhooks.c $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_BUILD_DIR($ext_builddir/core, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/serializer, 1)
   PHP_ADD_INCLUDE($ext_srcdir)

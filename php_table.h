@@ -28,6 +28,8 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	char *memory;
 	char *eviction_policy;
 	char *serializer;
+	char *zero_copy;           /* auto, 0 or 1 (also off/on) */
+	char *zero_copy_budget;    /* a size; empty: an eighth of table.memory */
 	/* Per request. */
 	php_table_claim *claims;   /* remember() claims held right now */
 	zval fullscan_fn;          /* the generator closure fullscan() calls; UNDEF until first use */

@@ -27,6 +27,10 @@ extern PHP_TABLE_HIDDEN const php_table_serializer *php_table_ser;
 extern PHP_TABLE_HIDDEN tbl_policy_t php_table_policy;
 extern PHP_TABLE_HIDDEN const char *const php_table_policy_names[3];
 extern PHP_TABLE_HIDDEN zend_class_entry *php_table_ce;
+/* table.zero_copy as resolved for this process's SAPI, and the retired-bytes budget past which a
+ * reader that is not pinned yet copies instead. */
+extern PHP_TABLE_HIDDEN bool php_table_zero_copy;
+extern PHP_TABLE_HIDDEN uint64_t php_table_zero_copy_budget;
 
 /* table.c: errors. */
 /* Throw "disabled" or "unavailable: <reason>". */
@@ -44,10 +48,15 @@ PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_serialized(tbl_t *t, cons
  * allocating them is the rare case, and it only delays reclamation until the request ends. */
 #define PHP_TABLE_UNGUARDED_BYTES 1024u
 PHP_TABLE_HIDDEN int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zval *rv);
+/* An image (TBL_T_IMAGE): handed out as is, the read section becoming the request's pin, when zero-copy
+ * is on and the budget allows; otherwise copied. Same results as php_table_fetch. */
+PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count);
 PHP_TABLE_HIDDEN int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta);
 PHP_TABLE_HIDDEN zend_long php_table_seconds_left(uint32_t expire);
 PHP_TABLE_HIDDEN bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc);
 
+/* php_table_testhooks.c: the test-only functions, when TABLE_TEST_HOOKS=1 (MINIT). */
+PHP_TABLE_HIDDEN void php_table_testhooks_register(int module_number);
 /* php_table_remember.c: release the claims a request still holds (RSHUTDOWN, after a bailout). */
 PHP_TABLE_HIDDEN void php_table_claims_release_all(tbl_t *t);
 /* php_table_scan.c: drop the request's fullscan() generator closure (RSHUTDOWN). */
@@ -188,6 +197,9 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 		r = php_table_decode(v.type, v.data, v.len, rv);   /* inline scalars: nothing is allocated */
 		tbl_read_end(t);
 		return r == SUCCESS ? 1 : -1;
+	}
+	if (v.type == TBL_T_IMAGE) {
+		return php_table_fetch_image(t, &v, rv, count);
 	}
 	if (UNEXPECTED(php_table_decode_runs_user_code(v.type))) {
 		return php_table_fetch_serialized(t, &v, rv);

@@ -290,8 +290,8 @@ static void php_table_sub_int_min(tbl_t *t, tbl_ns_t ns, zend_string *key, zval 
 			return;
 		}
 		next = (int64_t)((uint64_t)cur + ((uint64_t)1 << 63));
-		expected = (tbl_value_t){ TBL_T_LONG, &cur, sizeof(cur) };
-		val = (tbl_value_t){ TBL_T_LONG, &next, sizeof(next) };
+		expected = (tbl_value_t){ TBL_T_LONG, &cur, sizeof(cur), NULL };
+		val = (tbl_value_t){ TBL_T_LONG, &next, sizeof(next), NULL };
 		st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &expected, &val);
 		if (st == TBL_OK) {
 			RETURN_LONG((zend_long)next);
@@ -369,7 +369,7 @@ static tbl_status_t php_table_cas_identical(tbl_t *t, tbl_ns_t ns, zend_string *
 		}
 		if (d == 0.0) {
 			double other = signbit(d) ? 0.0 : -0.0;
-			tbl_value_t alt = { TBL_T_DOUBLE, &other, sizeof(other) };
+			tbl_value_t alt = { TBL_T_DOUBLE, &other, sizeof(other), NULL };
 			tbl_status_t st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), exp, val);
 
 			return st == TBL_EMISMATCH ? tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &alt, val) : st;

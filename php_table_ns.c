@@ -114,7 +114,7 @@ PHP_METHOD(Shm_Table, stats)
 		RETURN_THROWS();
 	}
 	tbl_get_stats(t, &s);
-	array_init_size(return_value, 18);
+	array_init_size(return_value, 23);
 	add_assoc_long(return_value, "hits", (zend_long)s.hits);
 	add_assoc_long(return_value, "misses", (zend_long)s.misses);
 	add_assoc_long(return_value, "sets", (zend_long)s.sets);
@@ -131,6 +131,11 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "slots_used", (zend_long)s.slots_used);
 	add_assoc_long(return_value, "slots_total", (zend_long)s.slots_total);
 	add_assoc_long(return_value, "retired_bytes", (zend_long)s.retired_bytes);
+	add_assoc_bool(return_value, "zero_copy", php_table_zero_copy);
+	add_assoc_long(return_value, "zero_copy_budget", (zend_long)php_table_zero_copy_budget);
+	add_assoc_long(return_value, "pins", (zend_long)s.pins);
+	add_assoc_long(return_value, "zero_copy_reads", (zend_long)s.zero_copy_reads);
+	add_assoc_long(return_value, "copied_reads", (zend_long)(s.hits - s.zero_copy_reads));
 	add_assoc_long(return_value, "lock_repairs", (zend_long)s.lock_repairs);
 
 	array_init(&nss);

@@ -24,6 +24,7 @@
 
 #include "php.h"
 #include "php_ini.h"
+#include "SAPI.h"
 #include "ext/standard/info.h"
 #include "ext/spl/spl_exceptions.h"
 #include "zend_exceptions.h"
@@ -33,6 +34,7 @@
 #include "php_table_internal.h"
 #include "core/platform.h"
 #include "table_arginfo.h"
+#include "serializer/image.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(table)
 
@@ -43,6 +45,8 @@ zend_class_entry *php_table_ce;
 tbl_t *php_table_tbl;
 const php_table_serializer *php_table_ser;
 tbl_policy_t php_table_policy;
+bool php_table_zero_copy;
+uint64_t php_table_zero_copy_budget;
 const char *const php_table_policy_names[3] = { "noeviction", "lru", "random" };
 static char php_table_reason[512];                   /* why the table is unavailable */
 
@@ -60,6 +64,10 @@ PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("table.serializer", "php", PHP_INI_SYSTEM, OnUpdateString, serializer,
 		zend_table_globals, table_globals)
 	STD_PHP_INI_BOOLEAN("table.relay_alias", "0", PHP_INI_SYSTEM, OnUpdateBool, relay_alias,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.zero_copy", "auto", PHP_INI_SYSTEM, OnUpdateString, zero_copy,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.zero_copy_budget", "", PHP_INI_SYSTEM, OnUpdateString, zero_copy_budget,
 		zend_table_globals, table_globals)
 PHP_INI_END()
 
@@ -220,6 +228,21 @@ zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, 
 	return r == SUCCESS ? 1 : -1;
 }
 
+zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count)
+{
+	/* Once pinned, every image is free to hand out; pinning anew is refused past the budget, so that a
+	 * table whose retired memory is already held back by pins does not get more pins. */
+	if (php_table_zero_copy && (tbl_pinned(t) || tbl_retired_bytes(t) <= php_table_zero_copy_budget)) {
+		tbl_pin(t);
+		if (count) {
+			tbl_count_zero_copy_read(t);   /* a hit counted by tbl_lookup: copied_reads = hits - these */
+		}
+		php_table_image_zval(v->data, rv);
+		return 1;   /* the section stays open: it is the pin, released in post_deactivate */
+	}
+	return php_table_decode_guarded(t, v, rv);
+}
+
 /* Whether a live entry exists, without materializing it. 1 / 0 / -1 thrown. */
 int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta)
 {
@@ -272,6 +295,57 @@ static void php_table_block_signals(void)
 static void php_table_unblock_signals(void)
 {
 	HANDLE_UNBLOCK_INTERRUPTIONS();
+}
+
+/* SAPIs whose processes end every request, so that a request-long pin is released regularly. CLI,
+ * phpdbg and embed run one request for the process's whole life; FrankenPHP's worker mode, Swoole and
+ * RoadRunner run under the cli or frankenphp SAPI and never end theirs either. */
+static const char *const php_table_request_scoped_sapis[] = {
+	"fpm-fcgi", "apache2handler", "cgi-fcgi", "litespeed"
+};
+
+/* table.zero_copy and table.zero_copy_budget. false with php_table_reason set when invalid. */
+static bool php_table_zero_copy_resolve(zend_ulong memory)
+{
+	const char *zc = TABLE_G(zero_copy) ? TABLE_G(zero_copy) : "";
+	const char *budget = TABLE_G(zero_copy_budget) ? TABLE_G(zero_copy_budget) : "";
+	size_t i;
+
+	if (strcmp(zc, "auto") == 0) {
+		php_table_zero_copy = false;
+		for (i = 0; i < sizeof(php_table_request_scoped_sapis) / sizeof(php_table_request_scoped_sapis[0]); i++) {
+			if (sapi_module.name && strcmp(sapi_module.name, php_table_request_scoped_sapis[i]) == 0) {
+				php_table_zero_copy = true;
+			}
+		}
+	} else if (strcmp(zc, "1") == 0 || zend_binary_strcasecmp(zc, strlen(zc), "on", 2) == 0) {
+		php_table_zero_copy = true;
+	} else if (strcmp(zc, "0") == 0 || zend_binary_strcasecmp(zc, strlen(zc), "off", 3) == 0 || zc[0] == '\0') {
+		php_table_zero_copy = false;
+	} else {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.zero_copy=%s is not valid; use auto, 1 or 0", zc);
+		return false;
+	}
+#ifdef PHP_WIN32
+	/* Each process maps the segment at its own address there; images hold absolute pointers. */
+	php_table_zero_copy = false;
+#endif
+
+	php_table_zero_copy_budget = memory / 8;
+	if (budget[0]) {
+		zend_string *str = zend_string_init(budget, strlen(budget), 1), *errstr = NULL;
+		php_table_zero_copy_budget = zend_ini_parse_uquantity(str, &errstr);
+		zend_string_release(str);
+		if (errstr) {
+			zend_string_release(errstr);
+			snprintf(php_table_reason, sizeof(php_table_reason),
+				"table.zero_copy_budget=%s is not a valid size; use bytes or a number with K, M or G", budget);
+			return false;
+		}
+	}
+	php_table_encode_images = php_table_zero_copy;
+	return true;
 }
 
 /* Validate the INI values and create the segment. On failure php_table_reason says why. */
@@ -330,6 +404,10 @@ static void php_table_open(void)
 		return;
 	}
 
+	if (!php_table_zero_copy_resolve(bytes)) {
+		return;
+	}
+
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.memory = bytes;
 	cfg.policy = php_table_policy;
@@ -366,6 +444,8 @@ static PHP_MINIT_FUNCTION(table)
 			&& !zend_hash_str_exists(CG(class_table), "relay\\table", sizeof("relay\\table") - 1)) {
 		zend_register_class_alias("Relay\\Table", php_table_ce);
 	}
+
+	php_table_testhooks_register(module_number);
 
 	php_table_reason[0] = '\0';
 	php_table_ser = &php_table_serializer_php;
@@ -411,6 +491,17 @@ static PHP_RSHUTDOWN_FUNCTION(table)
 	return SUCCESS;
 }
 
+/* After zend_deactivate: the request's memory, and with it every array that may still point into an
+ * image, is gone. Only now may the request's pin go (RSHUTDOWN is too early: the symbol table and
+ * everything derived from a zero-copy array are still alive then). */
+static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(table)
+{
+	if (php_table_tbl && tbl_pinned(php_table_tbl)) {
+		tbl_unpin(php_table_tbl);
+	}
+	return SUCCESS;
+}
+
 static PHP_MINFO_FUNCTION(table)
 {
 	char buf[64];
@@ -430,6 +521,7 @@ static PHP_MINFO_FUNCTION(table)
 		php_info_print_table_row(2, "Entries", buf);
 		php_info_print_table_row(2, "Eviction policy", php_table_policy_names[php_table_policy]);
 		php_info_print_table_row(2, "Serializer", php_table_ser->name);
+		php_info_print_table_row(2, "Zero-copy reads", php_table_zero_copy ? "on" : "off");
 	} else if (TABLE_G(enabled)) {
 		php_info_print_table_row(2, "Unavailable", php_table_reason);
 	}
@@ -468,7 +560,7 @@ zend_module_entry table_module_entry = {
 	PHP_MODULE_GLOBALS(table),
 	PHP_GINIT(table),
 	NULL,
-	NULL,
+	ZEND_MODULE_POST_ZEND_DEACTIVATE_N(table),
 	STANDARD_MODULE_PROPERTIES_EX
 };
 

@@ -30,7 +30,7 @@ static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
 #define TBL_FOLD(f) TBL_STORE_RELAXED(&into->f, TBL_LOAD_RELAXED(&into->f) + TBL_LOAD_RELAXED(&from->f)); \
 	TBL_STORE_RELAXED(&from->f, 0)
 	TBL_FOLD(hits); TBL_FOLD(misses); TBL_FOLD(sets); TBL_FOLD(deletes);
-	TBL_FOLD(evictions); TBL_FOLD(expirations); TBL_FOLD(oom);
+	TBL_FOLD(evictions); TBL_FOLD(expirations); TBL_FOLD(oom); TBL_FOLD(zero_copy_reads);
 #undef TBL_FOLD
 }
 
@@ -39,6 +39,7 @@ static void slot_free_locked(tbl_t *t, tbl_slot_t *s)
 {
 	fold_counters(&t->hdr->folded, &s->stats);
 	atomic_store_explicit(&s->epoch, TBL_EPOCH_IDLE, memory_order_release);
+	atomic_store_explicit(&s->flags, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->pid, 0, memory_order_release);
 }
 
@@ -58,6 +59,7 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 			uint32_t hwm = atomic_load(&h->slots_hwm);
 			s->start_time = start;
 			memset((void *)&s->stats, 0, sizeof(s->stats));
+			atomic_store(&s->flags, 0);
 			atomic_store(&s->epoch, TBL_EPOCH_IDLE);
 			while (hwm < i + 1 && !atomic_compare_exchange_weak(&h->slots_hwm, &hwm, i + 1)) {
 			}
@@ -92,6 +94,9 @@ tbl_status_t tbl_slot_claim(tbl_t *t)
 
 void tbl_slot_release(tbl_t *t)
 {
+	if (t->pinned) {
+		tbl_epoch_unpin(t);
+	}
 	if (!t->slot) {
 		return;
 	}
@@ -99,6 +104,53 @@ void tbl_slot_release(tbl_t *t)
 	slot_free_locked(t, t->slot);
 	tbl_misc_unlock(t);
 	t->slot = NULL;
+}
+
+/* ---- pins ------------------------------------------------------------------------------------------- */
+
+void tbl_epoch_pin(tbl_t *t)
+{
+	if (!t->pinned && t->slot) {
+		t->pinned = 1;
+		atomic_fetch_or(&t->slot->flags, TBL_SLOT_PINNED);
+	}
+}
+
+void tbl_epoch_unpin(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t i, hwm;
+	uint64_t now;
+
+	if (!t->pinned) {
+		return;
+	}
+	t->pinned = 0;
+	atomic_fetch_and(&t->slot->flags, ~TBL_SLOT_PINNED);
+	tbl_epoch_exit(t);
+	if (!t->handed_over) {
+		return;
+	}
+	/* A slot claimed for a child that has not adopted it within the grace period never will be (the
+	 * fork failed): give it back. One still young is left for the next unpin, or for the reaper once
+	 * this process is gone. */
+	t->handed_over = 0;
+	now = tbl_clock_monotonic_ms();
+	hwm = atomic_load(&h->slots_hwm);
+	tbl_misc_lock(t);
+	for (i = 0; i < hwm; i++) {
+		tbl_slot_t *s = &t->slots[i];
+		if (s == t->slot || atomic_load(&s->pid) != (int32_t)t->pid
+		    || !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER)) {
+			continue;
+		}
+		if (now - s->handover_ms >= TBL_HANDOVER_GRACE_MS) {
+			slot_free_locked(t, s);
+		} else {
+			t->handed_over = 1;
+		}
+	}
+	tbl_misc_unlock(t);
 }
 
 unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
@@ -130,15 +182,95 @@ unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
 #define TBL_MAX_TRACKED 8
 static tbl_t *tracked[TBL_MAX_TRACKED];
 
-/* In the child: the slot belongs to the parent. The next call claims a fresh one. */
-static void on_fork_child(void)
+/* A slot for the child of a pinned parent: owned by the parent until the child adopts it, at the pin's
+ * epoch. When every slot is taken, dead owners are reaped once. NULL when there is still none: the
+ * child then starts unpinned (and its inherited zero-copy arrays unprotected; documented). */
+static tbl_slot_t *handover_slot_take(tbl_t *t)
+{
+	tbl_slot_t *s;
+	int attempt;
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		tbl_misc_lock(t);
+		s = slot_take_free(t, t->pid, t->slot->start_time);
+		if (s) {
+			atomic_store(&s->epoch, atomic_load(&t->slot->epoch));
+			s->handover_ms = tbl_clock_monotonic_ms();
+			atomic_store(&s->flags, TBL_SLOT_PINNED | TBL_SLOT_HANDOVER);
+		}
+		tbl_misc_unlock(t);
+		if (s || tbl_slots_reap(t, 0) == 0) {
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* In a pinned parent, before fork(): claim the child's slot at the pin's epoch (owned by the parent
+ * until the child adopts it), so the pointers the child inherits are covered from its first instant. */
+static void on_fork_prepare(void)
+{
+	int i;
+
+	for (i = 0; i < TBL_MAX_TRACKED; i++) {
+		tbl_t *t = tracked[i];
+		tbl_slot_t *s;
+
+		if (!t || !t->pinned || !t->slot) {
+			continue;
+		}
+		s = handover_slot_take(t);
+		t->handover = s;
+		t->handed_over |= s != NULL;
+	}
+}
+
+static void on_fork_parent(void)
 {
 	int i;
 
 	for (i = 0; i < TBL_MAX_TRACKED; i++) {
 		if (tracked[i]) {
-			tracked[i]->slot = NULL;
-			tracked[i]->pid = 0;
+			tracked[i]->handover = NULL;
+		}
+	}
+}
+
+/* In the child: the slot belongs to the parent. A pinned child adopts the slot its parent prepared;
+ * any other child claims a fresh one on its next call. */
+static void on_fork_child(void)
+{
+	int i;
+
+	for (i = 0; i < TBL_MAX_TRACKED; i++) {
+		tbl_t *t = tracked[i];
+		tbl_slot_t *s;
+
+		if (!t) {
+			continue;
+		}
+		s = t->handover;
+		t->handover = NULL;
+		t->handed_over = 0;
+		t->slot = NULL;
+		if (s) {
+			pid_t me = tbl_proc_self();
+			int32_t parent = (int32_t)t->pid;
+
+			/* Under the misc lock, so the reaper never sees the new pid with the parent's start time. */
+			tbl_misc_lock(t);
+			if (atomic_compare_exchange_strong(&s->pid, &parent, (int32_t)me)) {
+				s->start_time = tbl_proc_start_time(me);
+				atomic_store(&s->flags, TBL_SLOT_PINNED);
+				t->slot = s;
+			}
+			tbl_misc_unlock(t);
+		}
+		if (t->slot) {
+			t->pid = tbl_proc_self();
+		} else {
+			t->pinned = 0;   /* no fork handover (no free slot): the inherited pin cannot be kept */
+			t->pid = 0;
 		}
 	}
 }
@@ -147,7 +279,7 @@ void tbl_epoch_track_fork(tbl_t *t)
 {
 	int i;
 
-	tbl_proc_on_fork_child(on_fork_child);
+	tbl_proc_on_fork(on_fork_prepare, on_fork_parent, on_fork_child);
 	for (i = 0; i < TBL_MAX_TRACKED; i++) {
 		if (!tracked[i]) {
 			tracked[i] = t;

@@ -7,6 +7,11 @@
  * freed once every slot is either idle or shows a later epoch, i.e. once no reader that could have seen
  * it is still inside. Slots of dead processes are detected (pid + start time) and released.
  *
+ * A pin (tbl_pin) keeps the slot's epoch published for as long as the caller holds pointers into the
+ * segment, typically a whole PHP request; enter/exit leave a pinned slot alone. Across fork() the pin is
+ * handed over: the parent claims a second slot at the same epoch before the fork, and the child adopts
+ * it, so there is no moment in which the child's inherited pointers are unprotected.
+ *
  * Locking: tbl_retire_locked/tbl_reclaim_locked need the allocator lock; slot claim/release and the dead
  * slot reaper take the misc lock themselves. Enter/exit take nothing.
  */
@@ -39,7 +44,12 @@ static inline tbl_status_t tbl_slot_ensure(tbl_t *t)
 static inline void tbl_epoch_enter(tbl_t *t)
 {
 	_Atomic uint64_t *global = &t->hdr->epoch;
-	uint64_t e = atomic_load_explicit(global, memory_order_seq_cst);
+	uint64_t e;
+
+	if (TBL_UNLIKELY(t->pinned)) {
+		return;   /* the pin's older epoch already covers everything this section can reach */
+	}
+	e = atomic_load_explicit(global, memory_order_seq_cst);
 
 	for (;;) {
 		atomic_store_explicit(&t->slot->epoch, e, memory_order_seq_cst);
@@ -53,8 +63,15 @@ static inline void tbl_epoch_enter(tbl_t *t)
 
 static inline void tbl_epoch_exit(tbl_t *t)
 {
-	atomic_store_explicit(&t->slot->epoch, TBL_EPOCH_IDLE, memory_order_release);
+	if (TBL_LIKELY(!t->pinned)) {
+		atomic_store_explicit(&t->slot->epoch, TBL_EPOCH_IDLE, memory_order_release);
+	}
 }
+
+/* Pins (table_core.h). tbl_epoch_unpin also gives back the slots this process claimed for children
+ * that never took them (a fork that failed). */
+void tbl_epoch_pin(tbl_t *t);
+void tbl_epoch_unpin(tbl_t *t);
 
 /* The oldest epoch any slot is reading at, UINT64_MAX when nobody is inside a read section. */
 uint64_t tbl_epoch_min_active(tbl_t *t);

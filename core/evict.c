@@ -6,7 +6,8 @@
  *   2. removal of expired entries, in the stripes whose earliest-expiry hint has passed;
  *   3. unless the policy is noeviction, eviction of one sampled entry, then back to 1;
  *   4. when enough is already retired but still pinned by readers, a short wait (at most
- *      TBL_ROOM_WAIT_MS, with one check for dead readers) instead of evicting more.
+ *      TBL_ROOM_WAIT_MS, with one check for dead readers) instead of evicting more; no wait at all
+ *      when the oldest pin is the writer's own (tbl_pin), which only its request's end releases.
  * A full table therefore costs a failing set() a bounded time and never wipes anything wholesale.
  *
  * Sampling (lru): look at up to TBL_EVICT_SAMPLES entries from random buckets and evict the one read
@@ -298,6 +299,9 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		 * microseconds unless descheduled, so wait, for a bounded time; but not for a reader that
 		 * already made a writer wait in vain (a long scan, a stuck process): fail at once instead. */
 		min = tbl_epoch_min_active(t);
+		if (t->pinned && min == atomic_load(&t->slot->epoch)) {
+			return 0;   /* this process's own pin holds the blocks back: waiting cannot free them */
+		}
 		ms = tbl_clock_monotonic_ms();
 		if (min != UINT64_MAX && min == atomic_load(&h->stuck_epoch)) {
 			if (reaped) {

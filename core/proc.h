@@ -20,8 +20,9 @@ int tbl_proc_alive(pid_t pid, uint64_t start_time);
 /* This process's id. */
 pid_t tbl_proc_self(void);
 
-/* Run `fn` in the child after every fork() (POSIX: pthread_atfork). Registering the same function again
- * is a no-op. Platforms without fork() ignore it. */
-void tbl_proc_on_fork_child(void (*fn)(void));
+/* Run `prepare` in the parent just before every fork(), then `parent` in the parent and `child` in the
+ * child (POSIX: pthread_atfork; any may be NULL). Registering the same triple again is a no-op.
+ * Platforms without fork() ignore it. */
+void tbl_proc_on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
 
 #endif

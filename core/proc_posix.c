@@ -89,38 +89,45 @@ pid_t tbl_proc_self(void)
 }
 
 #define TBL_FORK_HOOKS 4
-static void (*fork_hooks[TBL_FORK_HOOKS])(void);
+typedef struct fork_hook {
+	void (*prepare)(void);
+	void (*parent)(void);
+	void (*child)(void);
+} fork_hook_t;
+static fork_hook_t fork_hooks[TBL_FORK_HOOKS];
+static int fork_hooks_used;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
-static void run_fork_hooks(void)
-{
-	int i;
+#define TBL_RUN_FORK_HOOKS(which) do { \
+		int i_; \
+		for (i_ = 0; i_ < fork_hooks_used; i_++) { \
+			if (fork_hooks[i_].which) { \
+				fork_hooks[i_].which(); \
+			} \
+		} \
+	} while (0)
 
-	for (i = 0; i < TBL_FORK_HOOKS; i++) {
-		if (fork_hooks[i]) {
-			fork_hooks[i]();
-		}
-	}
-}
+static void run_prepare(void) { TBL_RUN_FORK_HOOKS(prepare); }
+static void run_parent(void) { TBL_RUN_FORK_HOOKS(parent); }
+static void run_child(void) { TBL_RUN_FORK_HOOKS(child); }
 
 static void register_atfork(void)
 {
-	pthread_atfork(NULL, NULL, run_fork_hooks);
+	pthread_atfork(run_prepare, run_parent, run_child);
 }
 
-void tbl_proc_on_fork_child(void (*fn)(void))
+void tbl_proc_on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
 {
 	int i;
 
 	pthread_once(&fork_once, register_atfork);
-	for (i = 0; i < TBL_FORK_HOOKS; i++) {
-		if (fork_hooks[i] == fn) {
+	for (i = 0; i < fork_hooks_used; i++) {
+		if (fork_hooks[i].prepare == prepare && fork_hooks[i].parent == parent && fork_hooks[i].child == child) {
 			return;
 		}
-		if (!fork_hooks[i]) {
-			fork_hooks[i] = fn;
-			return;
-		}
+	}
+	if (fork_hooks_used < TBL_FORK_HOOKS) {
+		fork_hooks[fork_hooks_used++] = (fork_hook_t){ prepare, parent, child };
 	}
 }
 #endif

@@ -46,8 +46,10 @@ pid_t tbl_proc_self(void)
 	return (pid_t)GetCurrentProcessId();
 }
 
-void tbl_proc_on_fork_child(void (*fn)(void))
+void tbl_proc_on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
 {
-	(void)fn;
+	(void)prepare;
+	(void)parent;
+	(void)child;
 }
 #endif

@@ -49,7 +49,7 @@
 /* Per-process counters. Only the owning process writes them (relaxed stores, no RMW on a shared line). */
 typedef struct tbl_counters {
 	_Atomic uint64_t hits, misses, sets, deletes, evictions, expirations, oom;
-	uint64_t reserved;
+	_Atomic uint64_t zero_copy_reads;
 } tbl_counters_t;
 
 #define TBL_EPOCH_IDLE 0u
@@ -57,13 +57,17 @@ typedef struct tbl_counters {
 typedef struct tbl_slot {
 	_Atomic uint64_t epoch;        /* TBL_EPOCH_IDLE, or the global epoch seen when the read began */
 	_Atomic int32_t pid;           /* 0 = free */
-	uint32_t reserved0;
+	_Atomic uint32_t flags;        /* TBL_SLOT_PINNED, TBL_SLOT_HANDOVER */
 	uint64_t start_time;           /* owner's process start time (proc.h) */
-	uint64_t reserved[5];
+	uint64_t handover_ms;          /* TBL_SLOT_HANDOVER: when the parent claimed it (monotonic ms) */
+	uint64_t reserved[4];
 	tbl_counters_t stats;          /* second cache line */
 } tbl_slot_t;
 
 _Static_assert(sizeof(tbl_slot_t) == 128, "tbl_slot_t must be two cache lines");
+
+#define TBL_SLOT_PINNED   1u   /* the owner holds a pin (tbl_pin): its epoch stays until tbl_unpin */
+#define TBL_SLOT_HANDOVER 2u   /* claimed by a pinned parent in fork()'s prepare step for its child */
 
 /* Per stripe and namespace; written under the stripe lock, read with relaxed loads. */
 typedef struct tbl_nscount {
@@ -170,6 +174,10 @@ struct tbl {
 	uint64_t rng;                  /* xorshift state for eviction sampling */
 	uint32_t store_count;          /* drives incremental TTL sweeps */
 	pid_t pid;                     /* owner of `slot` */
+	int pinned;                    /* tbl_pin: the slot's epoch stays published until tbl_unpin */
+	tbl_slot_t *handover;          /* between fork()'s prepare step and the child: the child's slot */
+	int handed_over;               /* forked while pinned: tbl_unpin looks for slots no child took */
+#define TBL_HANDOVER_GRACE_MS 1000u    /* a child adopts its slot right after fork(); later, it never will */
 	char errstr[256];
 };
 

@@ -23,6 +23,9 @@ typedef struct tbl_shm_ops {
 	const char *name;
 	tbl_status_t (*create)(tbl_shm_t *shm, size_t size, char *err, size_t errlen);
 	void (*detach)(tbl_shm_t *shm);
+	/* Make this process's view read-only (readonly != 0) or writable again. Tests only: it proves that
+	 * nothing outside the table's own calls writes to the segment. 0 on success, -1 when unsupported. */
+	int (*protect)(tbl_shm_t *shm, int readonly);
 } tbl_shm_ops_t;
 
 /* The backend this platform uses. */

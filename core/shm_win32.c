@@ -59,7 +59,13 @@ static void win32_detach(tbl_shm_t *shm)
 	}
 }
 
-static const tbl_shm_ops_t win32_ops = { "win32", win32_create, win32_detach };
+static int win32_protect(tbl_shm_t *shm, int readonly)
+{
+	DWORD old;
+	return VirtualProtect(shm->addr, shm->size, readonly ? PAGE_READONLY : PAGE_READWRITE, &old) ? 0 : -1;
+}
+
+static const tbl_shm_ops_t win32_ops = { "win32", win32_create, win32_detach, win32_protect };
 
 const tbl_shm_ops_t *tbl_shm_default_ops(void)
 {

@@ -146,6 +146,11 @@ void tbl_destroy(tbl_t *t)
 	free(t);
 }
 
+int tbl_debug_protect(tbl_t *t, int readonly)
+{
+	return t->shm_ops->protect ? t->shm_ops->protect(&t->shm, readonly) : -1;
+}
+
 const char *tbl_errstr(tbl_t *t)
 {
 	return t->errstr;
@@ -172,8 +177,33 @@ void tbl_read_end(tbl_t *t)
 void tbl_read_reset(tbl_t *t)
 {
 	if (t->slot) {
-		tbl_epoch_exit(t);
+		tbl_epoch_exit(t);   /* a pinned section stays open */
 	}
+}
+
+void tbl_pin(tbl_t *t)
+{
+	tbl_epoch_pin(t);
+}
+
+void tbl_unpin(tbl_t *t)
+{
+	tbl_epoch_unpin(t);
+}
+
+int tbl_pinned(const tbl_t *t)
+{
+	return t->pinned;
+}
+
+uint64_t tbl_retired_bytes(tbl_t *t)
+{
+	return __atomic_load_n(&t->hdr->retired_bytes, __ATOMIC_RELAXED);
+}
+
+void tbl_count_zero_copy_read(tbl_t *t)
+{
+	TBL_COUNT(t, zero_copy_reads, 1);
 }
 
 static inline void fill_view(const tbl_entry_t *e, tbl_view_t *v)
@@ -279,7 +309,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	hwm = atomic_load(&h->slots_hwm);
 #define TBL_SUM(f) out->f = TBL_LOAD_RELAXED(&h->folded.f)
 	TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
-	TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom);
+	TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom); TBL_SUM(zero_copy_reads);
 #undef TBL_SUM
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
@@ -287,9 +317,10 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 			continue;
 		}
 		out->slots_used++;
+		out->pins += (atomic_load(&s->flags) & TBL_SLOT_PINNED) != 0;
 #define TBL_SUM(f) out->f += TBL_LOAD_RELAXED(&s->stats.f)
 		TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
-		TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom);
+		TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom); TBL_SUM(zero_copy_reads);
 #undef TBL_SUM
 	}
 	tbl_misc_unlock(t);

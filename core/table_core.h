@@ -35,7 +35,8 @@ enum {
 	TBL_T_STRING = 5,    /* raw bytes */
 	TBL_T_ARRAY = 6,     /* the binding's native array encoding */
 	TBL_T_SERIAL_PHP = 7,
-	TBL_T_SERIAL_IGBINARY = 8
+	TBL_T_SERIAL_IGBINARY = 8,
+	TBL_T_IMAGE = 9      /* the binding's zero-copy array: written and compared through tbl_value_ops_t */
 };
 
 typedef enum tbl_policy { TBL_POLICY_NOEVICTION = 0, TBL_POLICY_LRU = 1, TBL_POLICY_RANDOM = 2 } tbl_policy_t;
@@ -72,14 +73,27 @@ typedef struct tbl_config {
 
 typedef struct tbl tbl_t;
 
-/* A value as stored. Passed in to writers; pointed at the segment by readers. */
+/* A value the core cannot memcpy or memcmp: the binding's zero-copy arrays point into their own bytes,
+ * so they are built in place. Both callbacks run under a stripe lock with signals blocked: they must
+ * not allocate, fail, longjmp or call into the table. */
+typedef struct tbl_value_ops {
+	/* Write the value's `len` bytes at `dst`, their final place in the segment (8-byte aligned). */
+	void (*write)(const void *data, void *dst, uint32_t len);
+	/* Non-zero when the stored bytes hold this value (for tbl_cas's `expected`). */
+	int (*equals)(const void *data, const void *stored, uint32_t stored_len);
+} tbl_value_ops_t;
+
+/* A value as stored. Passed in to writers; pointed at the segment by readers. With `ops` NULL the value
+ * is the `len` bytes at `data`; otherwise `data` is whatever the ops take. */
 typedef struct tbl_value {
 	uint8_t type;
 	const void *data;
 	uint32_t len;
+	const tbl_value_ops_t *ops;
 } tbl_value_t;
 
-/* What a lookup sees. `data` points into the segment and is valid until tbl_read_end(). */
+/* What a lookup sees. `data` points into the segment (8-byte aligned) and is valid until tbl_read_end(),
+ * or until tbl_unpin() when the section was pinned. */
 typedef struct tbl_view {
 	uint8_t type;
 	const void *data;
@@ -126,6 +140,19 @@ tbl_status_t tbl_read_begin(tbl_t *t);
 void tbl_read_end(tbl_t *t);
 void tbl_read_reset(tbl_t *t);
 
+/* Pins: keep the current read section open past tbl_read_end() and tbl_read_reset(), until tbl_unpin().
+ * Everything lookups return stays valid meanwhile, so the caller may hand out pointers into the segment
+ * (zero-copy reads); in exchange nothing retired after the pin's epoch is freed until then, by anyone.
+ * tbl_pin must be called inside a read section. A forked child inherits the pin: it gets a slot of its
+ * own at the same epoch before fork() returns. A pinned process that dies is reaped like any reader. */
+void tbl_pin(tbl_t *t);
+void tbl_unpin(tbl_t *t);
+int tbl_pinned(const tbl_t *t);
+/* Bytes retired and not yet freed (what pins and readers hold back): a racy but cheap read. */
+uint64_t tbl_retired_bytes(tbl_t *t);
+/* Count a read served without copying (stats: zero_copy_reads). */
+void tbl_count_zero_copy_read(tbl_t *t);
+
 /* Find a live entry. Counts a hit or a miss in this process's stats when `count` is non-zero. */
 tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
 
@@ -133,8 +160,8 @@ tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl
 /* ttl: seconds from now, 0 = never expires. */
 tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val,
                        uint32_t ttl, tbl_store_mode_t mode);
-/* Replace only when the stored value's type and bytes equal `expected` (TBL_EMISMATCH otherwise,
- * TBL_ENOTFOUND when missing). Keeps the entry's expiry. */
+/* Replace only when the stored value's type and bytes equal `expected` (or, for a value with ops,
+ * when ops->equals says so; TBL_EMISMATCH otherwise, TBL_ENOTFOUND when missing). Keeps the expiry. */
 tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected,
                      const tbl_value_t *val);
 tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
@@ -158,6 +185,8 @@ uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns);
 
 typedef struct tbl_stats {
 	uint64_t hits, misses, sets, deletes, evictions, expirations, oom;
+	uint64_t zero_copy_reads;           /* hits handed out without a copy (part of hits) */
+	uint64_t pins;                      /* slots pinned right now (tbl_pin) */
 	uint64_t entries, entry_bytes;      /* live entries and the bytes they hold */
 	uint64_t segment_size, heap_size;   /* whole mapping; the part usable for entries */
 	uint64_t free_bytes, used_bytes;    /* allocator view (retired-but-unfreed blocks count as used) */
@@ -191,6 +220,10 @@ void tbl_claim_release(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
 /* ---- maintenance and debugging ------------------------------------------------------------------ */
 /* Run a full consistency check (chains, counters, allocator). 0 when consistent; -1 and a message. */
 int tbl_check(tbl_t *t, char *err, size_t errlen);
+/* Tests only: make this process's view of the segment read-only (non-zero) or writable again, so that a
+ * stray write outside the table's own calls faults. No table call may run while it is read-only.
+ * 0 on success, -1 when the backend cannot. */
+int tbl_debug_protect(tbl_t *t, int readonly);
 /* Message of the last TBL_ESYS from this handle. */
 const char *tbl_errstr(tbl_t *t);
 /* Version of the segment layout. */

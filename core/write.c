@@ -142,7 +142,9 @@ static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tb
 	atomic_store_explicit(&e->expire, expire, memory_order_relaxed);
 	e->bytes = (uint32_t)tbl_alloc_block_size(t->base, off);
 	memcpy((char *)tbl_entry_key(e), w->key, w->klen);
-	if (v->len) {
+	if (v->ops) {
+		v->ops->write(v->data, (void *)tbl_entry_value(e), v->len);
+	} else if (v->len) {
 		memcpy((void *)tbl_entry_value(e), v->data, v->len);
 	}
 	return e;
@@ -229,6 +231,17 @@ tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, cons
 	return st;
 }
 
+static int value_equals(const tbl_entry_t *e, const tbl_value_t *v)
+{
+	if (e->type != v->type) {
+		return 0;
+	}
+	if (v->ops) {
+		return v->ops->equals(v->data, tbl_entry_value(e), e->val_len);
+	}
+	return e->val_len == v->len && (v->len == 0 || memcmp(tbl_entry_value(e), v->data, v->len) == 0);
+}
+
 tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected,
                      const tbl_value_t *val)
 {
@@ -242,8 +255,7 @@ tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const 
 	find_live(t, &w, &old);
 	if (!old) {
 		st = TBL_ENOTFOUND;
-	} else if (old->type != expected->type || old->val_len != expected->len
-	           || (expected->len && memcmp(tbl_entry_value(old), expected->data, expected->len) != 0)) {
+	} else if (!value_equals(old, expected)) {
 		st = TBL_EMISMATCH;
 	} else {
 		st = put_locked(t, &w, val, TBL_LOAD_RELAXED(&old->expire));
@@ -316,6 +328,7 @@ tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64
 	v.type = TBL_T_LONG;
 	v.data = &next;
 	v.len = sizeof(next);
+	v.ops = NULL;
 	st = put_locked(t, &w, &v, expire);
 	if (st == TBL_OK) {
 		*result = next;

@@ -4,6 +4,8 @@
 #   bash scripts/bench.sh                          InMemoryGet with 1 and 2 workers
 #   bash scripts/bench.sh --runs 5 --json --out r.json    extra arguments go to benchmarks/run
 #   bash scripts/bench.sh BenchmarkInMemorySet.php        a case given replaces the default case
+#   bash scripts/bench.sh --zero-copy              the same with -d table.zero_copy=1 (zero-copy reads
+#                                                  in the forked CLI workers, which end with their process)
 #
 # It runs exactly:
 #   php -d extension=build/bench/modules/table.so -d apc.enable_cli=1 benchmarks/run \
@@ -28,7 +30,13 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 table_build "$TABLE_ROOT/build/bench" 0 "${TABLE_CFLAGS:--O2 -g -Wall -Wextra -Werror}" >&2 \
 	|| die "build failed (log: build/bench.build.log)"
 
-args=("$@")
+args=() php_args=()
+for a in "$@"; do
+	case "$a" in
+		--zero-copy) php_args+=(-d table.zero_copy=1) ;;
+		*) args+=("$a") ;;
+	esac
+done
 have_workers=0 have_case=0
 for a in "${args[@]+"${args[@]}"}"; do
 	case "$a" in
@@ -51,7 +59,7 @@ if command -v redis-server >/dev/null 2>&1 && ! redis-cli -h 127.0.0.1 -p 6379 p
 fi
 
 [ -f benchmarks/run ] || die "benchmarks/run does not exist yet"
-cmd=("$PHP_BIN" -d "extension=$EXT_SO" -d apc.enable_cli=1 benchmarks/run "${args[@]}")
+cmd=("$PHP_BIN" -d "extension=$EXT_SO" -d apc.enable_cli=1 "${php_args[@]+"${php_args[@]}"}" benchmarks/run "${args[@]}")
 log "running: ${cmd[*]}"
 "${cmd[@]}"
 exit

@@ -20,6 +20,7 @@
 #   --php=PATH            the PHP to build and test against: its php-config, its php binary, or its
 #                         install prefix (e.g. .ci/cache/php-debug from build-debug-php.sh)  [PHP_CONFIG]
 #   --igbinary            configure --enable-table-igbinary                [TABLE_IGBINARY=1]
+#   --zero-copy           run PHPT with -d table.zero_copy=1 (zero-copy reads forced on)  [TABLE_ZERO_COPY=1]
 #   --valgrind            run PHPT under valgrind (run-tests -m; leaks show as LEAKED)  [PHPT_VALGRIND=1]
 #   PHPT_TIMEOUT=S        per-test time limit (default 120 s, 600 s under valgrind)
 #   --no-install          don't apt-get anything                           [NO_INSTALL=1]
@@ -41,6 +42,7 @@ cd "$TABLE_ROOT"
 
 LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke}
 IGBINARY=${TABLE_IGBINARY:-0}
+ZERO_COPY=${TABLE_ZERO_COPY:-0}
 VALGRIND=${PHPT_VALGRIND:-0}
 NO_INSTALL=${NO_INSTALL:-0}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -57,6 +59,7 @@ while [ $# -gt 0 ]; do
 		--php=*) PHP_ARG=${1#*=} ;;
 		--php) PHP_ARG=$2; shift ;;
 		--igbinary) IGBINARY=1 ;;
+		--zero-copy) ZERO_COPY=1 ;;
 		--valgrind) VALGRIND=1 ;;
 		--no-install) NO_INSTALL=1 ;;
 		--label=*) LABEL=${1#*=} ;;
@@ -239,6 +242,7 @@ run_phpt() {
 		-d "extension=$EXT_SO" -d zend.signal_check=1 -d display_startup_errors=1)
 	[ "$JOBS" -gt 1 ] && args+=("-j$JOBS")
 	[ "$VALGRIND" = 1 ] && args+=(-m)
+	[ "$ZERO_COPY" = 1 ] && args+=(-d table.zero_copy=1)
 	banner "phpt ($LABEL): run-tests.php ${args[*]} ${paths[*]#$TABLE_ROOT/}"
 	rm -f "$results"
 	# run-tests.php runs in a session of its own, so that whatever a test leaves running (a worker

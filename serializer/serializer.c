@@ -14,6 +14,9 @@
 #include "zend_exceptions.h"
 #include "php_table.h"
 #include "serializer/serializer.h"
+#include "serializer/image.h"
+
+bool php_table_encode_images;
 
 static const php_table_serializer *const serializers[] = {
 	&php_table_serializer_php,
@@ -155,6 +158,7 @@ zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint3
 	enc->buf.a = 0;
 	enc->val.data = NULL;
 	enc->val.len = 0;
+	enc->val.ops = NULL;
 	enc->size = 0;
 
 	ZVAL_DEREF(value);
@@ -187,7 +191,15 @@ zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint3
 			enc->val.len = (uint32_t)enc->size;
 			return SUCCESS;
 		case IS_ARRAY: {
-			int r = php_table_native_encode(Z_ARRVAL_P(value), &enc->buf, argnum);
+			int r;
+			if (php_table_encode_images && (enc->size = php_table_image_size(Z_ARRVAL_P(value))) != 0) {
+				enc->val.type = TBL_T_IMAGE;
+				enc->val.data = Z_ARRVAL_P(value);
+				enc->val.len = (uint32_t)enc->size;
+				enc->val.ops = &php_table_image_ops;
+				return SUCCESS;
+			}
+			r = php_table_native_encode(Z_ARRVAL_P(value), &enc->buf, argnum);
 			if (r > 0) {
 				enc->val.type = TBL_T_ARRAY;
 				enc->val.data = ZSTR_VAL(enc->buf.s);
@@ -256,6 +268,8 @@ zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval 
 			return SUCCESS;
 		case TBL_T_ARRAY:
 			return php_table_native_decode((const char *)data, len, out);
+		case TBL_T_IMAGE:
+			return php_table_image_copy(data, len, out);
 		case TBL_T_SERIAL_PHP:
 		case TBL_T_SERIAL_IGBINARY: {
 			const php_table_serializer *ser = php_table_serializer_for_type(type);

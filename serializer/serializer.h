@@ -34,6 +34,10 @@ typedef struct php_table_serializer {
 } php_table_serializer;
 
 extern const php_table_serializer php_table_serializer_php;
+
+/* Whether arrays that qualify are stored as zero-copy images (image.h) instead of the native encoding.
+ * Set once in MINIT from table.zero_copy, so every process of one segment agrees. */
+extern bool php_table_encode_images;
 #ifdef HAVE_TABLE_IGBINARY
 extern const php_table_serializer php_table_serializer_igbinary;
 #endif
@@ -69,7 +73,7 @@ void php_table_encoded_free(php_table_encoded *enc);
  * section, whose data would also vanish if that code called back into the table). */
 static zend_always_inline bool php_table_decode_runs_user_code(uint8_t type)
 {
-	return type >= TBL_T_SERIAL_PHP;
+	return type == TBL_T_SERIAL_PHP || type == TBL_T_SERIAL_IGBINARY;
 }
 
 /* Materialize a stored value into `out` (emalloc'd, owned by the caller). FAILURE with an exception set

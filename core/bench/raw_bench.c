@@ -142,7 +142,7 @@ static void run_mix(tbl_t *t, const dataset_t *d, const char *value, uint64_t op
 			}
 			tbl_read_end(t);
 		} else if (r < m.get + m.set) {
-			tbl_value_t v = { TBL_T_STRING, value, d->vlen[k] };
+			tbl_value_t v = { TBL_T_STRING, value, d->vlen[k], NULL };
 			failures += tbl_store(t, 0, d->keys[k], d->klen[k], &v, 0, TBL_STORE_SET) != TBL_OK;
 		} else {
 			tbl_delete(t, 0, d->keys[k], d->klen[k]);
@@ -175,7 +175,7 @@ static void seed(tbl_t *t, const dataset_t *d, const char *value)
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
-		tbl_value_t v = { TBL_T_STRING, value, d->vlen[i] };
+		tbl_value_t v = { TBL_T_STRING, value, d->vlen[i], NULL };
 		if (tbl_store(t, 0, d->keys[i], d->klen[i], &v, 0, TBL_STORE_SET) != TBL_OK) {
 			fprintf(stderr, "seeding failed at key %zu: the table is too small\n", i);
 			exit(1);

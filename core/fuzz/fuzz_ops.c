@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint32_t len = ((uint32_t)a * 4u + b) % MAXV;
 		uint8_t k = kb % KEYS;
 		model_entry_t *m;
-		tbl_value_t v = { TBL_T_STRING, val, len };
+		tbl_value_t v = { TBL_T_STRING, val, len, NULL };
 		char key[64];
 		tbl_status_t st;
 
@@ -159,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 4: { /* cas with the current value or a wrong one */
-			tbl_value_t expected = { m->type, m->data, m->len };
+			tbl_value_t expected = { m->type, m->data, m->len, NULL };
 			unsigned char wrong = 0xEE;
 			if (a & 1) { expected.type = TBL_T_STRING; expected.data = &wrong; expected.len = 1; }
 			st = tbl_cas(table, ns_ids[ns], key, strlen(key), &expected, &v);

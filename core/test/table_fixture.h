@@ -26,7 +26,7 @@ static inline tbl_t *fixture_open(uint64_t memory, tbl_policy_t policy)
 
 static inline tbl_value_t fixture_str(const char *s)
 {
-	tbl_value_t v = { TBL_T_STRING, s, (uint32_t)strlen(s) };
+	tbl_value_t v = { TBL_T_STRING, s, (uint32_t)strlen(s), NULL };
 	return v;
 }
 

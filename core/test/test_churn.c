@@ -61,7 +61,7 @@ TBL_TEST(test_churn_never_fails_below_half_full)
 			continue;   /* keep live data under half the heap */
 		}
 		{
-			tbl_value_t v = { TBL_T_STRING, value, len };
+			tbl_value_t v = { TBL_T_STRING, value, len, NULL };
 			if (tbl_store(t, 0, key, (size_t)n, &v, 0, TBL_STORE_SET) != TBL_OK) {
 				failures++;
 				continue;

@@ -96,7 +96,7 @@ static int churn_and_verify(tbl_t *t, int id)
 		k = (x >> 8) % 1000;
 		snprintf(key, sizeof(key), "k%u", k);
 		if (x % 4 == 0) {
-			tbl_value_t v = { TBL_T_STRING, val, 0 };
+			tbl_value_t v = { TBL_T_STRING, val, 0, NULL };
 			v.len = (uint32_t)make_value(val, x);
 			if (tbl_store(t, 0, key, strlen(key), &v, 0, TBL_STORE_SET) != TBL_OK) {
 				bad++;
@@ -135,7 +135,7 @@ TBL_TEST(test_retired_entry_survives_while_a_reader_is_inside)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
 	char copy[512], val[512];
-	tbl_value_t nv = { TBL_T_STRING, val, 0 };
+	tbl_value_t nv = { TBL_T_STRING, val, 0, NULL };
 	tbl_view_t v;
 	int i, status;
 	pid_t pid;
@@ -171,7 +171,7 @@ TBL_TEST(test_dead_reader_does_not_pin_forever)
 {
 	tbl_t *t = fixture_open(2 * MB, TBL_POLICY_NOEVICTION);
 	char key[32], val[1000];
-	tbl_value_t nv = { TBL_T_STRING, val, sizeof(val) };
+	tbl_value_t nv = { TBL_T_STRING, val, sizeof(val), NULL };
 	int i, status, failures = 0;
 	pid_t pid;
 
@@ -201,7 +201,7 @@ static int writer_forever(tbl_t *t, int id)
 	int64_t r;
 
 	for (;;) {
-		tbl_value_t v = { TBL_T_STRING, val, 0 };
+		tbl_value_t v = { TBL_T_STRING, val, 0, NULL };
 		x = x * 1664525u + 1013904223u;
 		snprintf(key, sizeof(key), "k%u", (x >> 8) % 500);
 		v.len = (uint32_t)make_value(val, x);

@@ -48,7 +48,7 @@ TBL_TEST(test_binary_keys_and_empty_values)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
 	const char k1[] = { 'a', 0, 'b' }, k2[] = { 'a', 0, 'c' };
-	tbl_value_t empty = { TBL_T_STRING, "", 0 }, one = { TBL_T_STRING, "x", 1 };
+	tbl_value_t empty = { TBL_T_STRING, "", 0, NULL }, one = { TBL_T_STRING, "x", 1, NULL };
 	tbl_view_t v;
 
 	REQUIRE(t != NULL);
@@ -131,7 +131,7 @@ TBL_TEST(test_ttl_and_touch)
 	CHECK_EQ_U64(tbl_ns_entries(t, 0), 2);   /* count() never sees an expired entry */
 	CHECK_CONSISTENT(t);
 	{
-		tbl_value_t null_value = { TBL_T_NULL, NULL, 0 };
+		tbl_value_t null_value = { TBL_T_NULL, NULL, 0, NULL };
 		CHECK(tbl_store(t, 0, "k", 1, &null_value, TBL_EXPIRE_MAX + 1u, TBL_STORE_SET) == TBL_EINVAL);
 	}
 	tbl_destroy(t);
@@ -325,7 +325,7 @@ TBL_TEST(test_too_big)
 {
 	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_LRU);
 	static char big[2 * MB];
-	tbl_value_t v = { TBL_T_STRING, big, sizeof(big) };
+	tbl_value_t v = { TBL_T_STRING, big, sizeof(big), NULL };
 
 	REQUIRE(t != NULL);
 	CHECK(tbl_store(t, 0, "k", 1, &v, 0, TBL_STORE_SET) == TBL_ETOOBIG);

@@ -1,10 +1,12 @@
 --TEST--
 Shm\Table: ini: defaults of every setting, and they can't be changed at runtime
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; ?>
+<?php require __DIR__ . '/../skipif.inc';
+if (ini_get('table.zero_copy') !== 'auto') die('skip the suite runs with table.zero_copy set on the command line'); ?>
 --FILE--
 <?php
-foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias'] as $name) {
+foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias',
+          'table.zero_copy', 'table.zero_copy_budget'] as $name) {
     echo $name, ' = ', var_export(ini_get($name), true), "\n";
 }
 var_dump(ini_set('table.memory', '128M'), ini_get('table.memory'));
@@ -24,6 +26,8 @@ table.memory = '64M'
 table.eviction_policy = 'lru'
 table.serializer = 'php'
 table.relay_alias = '0'
+table.zero_copy = 'auto'
+table.zero_copy_budget = ''
 bool(false)
 string(3) "64M"
 bool(false)
@@ -38,3 +42,5 @@ table.eviction_policy: access system
 table.memory: access system
 table.relay_alias: access system
 table.serializer: access system
+table.zero_copy: access system
+table.zero_copy_budget: access system

@@ -24,7 +24,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(5) {
+array(7) {
   [0]=>
   string(13) "table.enabled"
   [1]=>
@@ -35,5 +35,9 @@ array(5) {
   string(17) "table.relay_alias"
   [4]=>
   string(16) "table.serializer"
+  [5]=>
+  string(15) "table.zero_copy"
+  [6]=>
+  string(22) "table.zero_copy_budget"
 }
 bool(true)

@@ -1,6 +1,7 @@
 --TEST--
 Shm\Table: reliability: memory_limit exhausted while get() materializes a large array: the table stays usable and nothing stays pinned
 --INI--
+table.zero_copy=0
 zend.signal_check=1
 memory_limit=256M
 table.memory=16M
@@ -14,6 +15,8 @@ if (getenv('USE_ZEND_ALLOC') === '0') die('skip memory_limit is not enforced wit
 ?>
 --FILE--
 <?php
+// table.zero_copy=0: this test is about memory_limit hitting while get() copies an array; a
+// zero-copy read allocates nothing.
 use Shm\Table;
 require __DIR__ . '/../helpers.inc';
 require __DIR__ . '/reliability.inc';

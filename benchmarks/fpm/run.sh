@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# benchmarks/fpm/run.sh - Shm\Table against APCu in a real php-fpm behind nginx, measured with wrk.
+#
+#   bash benchmarks/fpm/run.sh /abs/path/to/table.so [--records 200] [--seconds 10] [--connections 8]
+#                              [--repeat 3] [--workers 4] [--zero-copy auto|0|1]
+#
+# What it measures: requests per second of two endpoints that differ only in the cache they read. Each
+# request reads --records consecutive records of benchmarks/data/meteorites.json (1,000 NASA meteorite
+# records: arrays of 7-11 strings, most with a nested geolocation array of floats), starting at a random
+# key, from Shm\Table (www/table.php) or from APCu with apc.serializer=default (www/apcu.php), and counts
+# every element of each record, nested ones included, so that no read is in vain. A miss is an HTTP 500.
+# The difference between the two is what getting an array out of shared memory and into a request costs:
+# what zero-copy reads are about.
+#
+# Setup: its own php-fpm8.2 (pm = static, --workers of them) with its own php.ini and no scanned ini dir,
+# loading table.so, apcu.so and opcache (as any FPM deployment would) and nothing else; its own nginx; both
+# on free 127.0.0.1 ports, in a temporary directory. One request stores record i under "m:<i>" in both
+# caches (the workers share the master's segments, so once is enough), then a few more requests check
+# that every key reads back === the record, in both. After a 1 s warmup of each endpoint,
+# `wrk -t2 -c<connections> -d<seconds>s` runs against Table, then APCu, --repeat times; no run may see a
+# non-2xx response or a socket error. --zero-copy VALUE puts table.zero_copy=VALUE in the php.ini (nothing
+# otherwise) and requires the build to know that setting.
+#
+# Prints the mode the table ran in (ini_get('table.zero_copy'), false where the build has no such setting,
+# and the entries of Shm\Table::stats() that name zero_copy, pin, retired or copied, read after the runs),
+# a markdown table (median req/s, every run, Factor = Table/APCu) and the exact wrk command lines.
+# Installs php8.2-fpm php8.2-cli nginx wrk php-apcu curl unless NO_INSTALL=1; stops every process it
+# started (trap). KEEP=1 keeps the temporary directory (configs, logs, wrk output); it is always kept when
+# a check failed. Ends with `fpm-bench: N passed, N failed`; exit status 1 on any failure, 2 on a bad
+# command line.
+set -uo pipefail
+{
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+PASS=0
+FAIL=0
+ok() { PASS=$((PASS + 1)); echo "  ok    $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "  FAIL  $*"; }
+check() { if eval "$1"; then ok "$2"; else bad "$2${3:+ ($3)}"; fi; }   # check 'test' 'what' ['detail on failure']
+finish() {
+	echo "fpm-bench: $PASS passed, $FAIL failed"
+	[ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ] && exit 0
+	exit 1
+}
+usage() { # message: the usage lines and the message on stderr, exit 2; none: the whole header, exit 0
+	if [ -z "${1:-}" ]; then sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; fi
+	sed -n '4,5p' "$0" | sed 's/^# \{0,1\}//' >&2
+	echo "fpm-bench: $1" >&2
+	exit 2
+}
+count_arg() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || usage "$1 must be a positive integer, not '$2'"; echo "$2"; }
+
+# --- command line --------------------------------------------------------------------------------------
+SO=${TABLE_SO:-}
+RECORDS=200 DURATION=10 CONNECTIONS=8 REPEAT=3 WORKERS=4 ZERO_COPY=""
+while [ $# -gt 0 ]; do
+	opt=$1 val=""
+	case "$opt" in
+		--*=*) val=${opt#*=} opt=${opt%%=*} ;;
+		--records|--seconds|--connections|--repeat|--workers|--zero-copy)
+			[ $# -ge 2 ] || usage "$opt needs a value"
+			val=$2
+			shift ;;
+	esac
+	case "$opt" in
+		--records) RECORDS=$(count_arg "$opt" "$val") || exit 2 ;;
+		--seconds) DURATION=$(count_arg "$opt" "$val") || exit 2 ;;
+		--connections) CONNECTIONS=$(count_arg "$opt" "$val") || exit 2 ;;
+		--repeat) REPEAT=$(count_arg "$opt" "$val") || exit 2 ;;
+		--workers) WORKERS=$(count_arg "$opt" "$val") || exit 2 ;;
+		--zero-copy) ZERO_COPY=$val; [ -n "$val" ] || usage "--zero-copy needs a value" ;;
+		-h|--help) usage ;;
+		-*) usage "unknown option: $opt" ;;
+		*) SO=$opt ;;
+	esac
+	shift
+done
+if [ -z "$SO" ] || [ ! -f "$SO" ]; then usage "table.so not given or no such file${SO:+: $SO}"; fi
+SO=$(realpath "$SO")
+
+# --- tools ---------------------------------------------------------------------------------------------
+if [ "${NO_INSTALL:-0}" != 1 ]; then
+	if ! ( . "$ROOT/scripts/lib.sh" && apt_ensure php8.2-fpm php8.2-cli nginx wrk php-apcu curl ); then
+		bad "installing php8.2-fpm php8.2-cli nginx wrk php-apcu curl"
+		finish
+	fi
+fi
+FPM_BIN=$(command -v php-fpm8.2 || command -v php-fpm || true)
+[ -z "$FPM_BIN" ] && [ -x /usr/sbin/php-fpm8.2 ] && FPM_BIN=/usr/sbin/php-fpm8.2
+NGINX_BIN=$(command -v nginx || true)
+[ -z "$NGINX_BIN" ] && [ -x /usr/sbin/nginx ] && NGINX_BIN=/usr/sbin/nginx
+EXT_DIR=$(php-config8.2 --extension-dir 2>/dev/null || echo /usr/lib/php/20220829)
+for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v wrk)" "$(command -v curl)" "$(command -v php)"; do
+	if [ -z "$t" ]; then
+		bad "tools present (php-fpm8.2, nginx, wrk, curl, php; NO_INSTALL=1 was given?)"
+		finish
+	fi
+done
+for f in apcu.so opcache.so; do
+	if [ ! -f "$EXT_DIR/$f" ]; then
+		bad "$EXT_DIR/$f present (php-apcu, php8.2-opcache)"
+		finish
+	fi
+done
+
+DIR=$(mktemp -d /tmp/table-fpm-bench.XXXXXX)
+FPM_PID=""
+NGINX_PID=""
+stop_all() {
+	# Only the processes this script started, by pid.
+	[ -n "$NGINX_PID" ] && kill -QUIT "$NGINX_PID" 2>/dev/null
+	[ -n "$FPM_PID" ] && kill -QUIT "$FPM_PID" 2>/dev/null
+	for _ in $(seq 1 50); do
+		{ [ -z "$NGINX_PID" ] || ! kill -0 "$NGINX_PID" 2>/dev/null; } &&
+			{ [ -z "$FPM_PID" ] || ! kill -0 "$FPM_PID" 2>/dev/null; } && break
+		sleep 0.1
+	done
+	[ -n "$NGINX_PID" ] && kill -KILL "$NGINX_PID" 2>/dev/null
+	[ -n "$FPM_PID" ] && kill -KILL "$FPM_PID" 2>/dev/null
+	# FPM's and nginx's own children, should their master have died without them
+	[ -f "$DIR/children" ] && xargs -r kill -KILL <"$DIR/children" 2>/dev/null
+	wait 2>/dev/null
+	NGINX_PID="" FPM_PID=""
+}
+cleanup() {
+	stop_all
+	if [ "${KEEP:-0}" = 1 ] || [ "$FAIL" -gt 0 ]; then echo "(configs and logs kept in $DIR)"; else rm -rf "$DIR"; fi
+}
+trap cleanup EXIT
+trap 'echo "fpm-bench: interrupted"; exit 1' INT TERM
+
+free_port() {
+	php -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1);'
+}
+FPM_PORT=$(free_port)
+HTTP_PORT=$(free_port)
+while [ "$HTTP_PORT" = "$FPM_PORT" ]; do HTTP_PORT=$(free_port); done
+URL="http://127.0.0.1:$HTTP_PORT"
+mkdir -p "$DIR/www" "$DIR/tmp"
+cp "$HERE"/www/*.php "$DIR/www/"
+cp "$ROOT/benchmarks/data/meteorites.json" "$DIR/"
+KEYS=$(php -n -r 'echo count(json_decode(file_get_contents($argv[1]), true));' "$DIR/meteorites.json")
+
+ROOT_USER=0
+[ "$(id -u)" -eq 0 ] && ROOT_USER=1
+
+cat >"$DIR/php.ini" <<EOF
+extension=$SO
+extension=$EXT_DIR/apcu.so
+zend_extension=$EXT_DIR/opcache.so
+table.memory=128M
+$([ -n "$ZERO_COPY" ] && echo "table.zero_copy=$ZERO_COPY")
+apc.enabled=1
+apc.shm_size=128M
+apc.serializer=default
+opcache.enable=1
+display_errors=0
+display_startup_errors=0
+log_errors=1
+error_log=$DIR/php-error.log
+error_reporting=E_ALL
+EOF
+
+cat >"$DIR/fpm.conf" <<EOF
+[global]
+pid = $DIR/fpm.pid
+error_log = $DIR/fpm-error.log
+log_level = notice
+daemonize = no
+
+[bench]
+$([ $ROOT_USER = 1 ] && printf 'user = root\ngroup = root')
+listen = 127.0.0.1:$FPM_PORT
+pm = static
+pm.max_children = $WORKERS
+catch_workers_output = yes
+decorate_workers_output = no
+EOF
+
+cat >"$DIR/nginx.conf" <<EOF
+$([ $ROOT_USER = 1 ] && echo 'user root root;')
+worker_processes 1;
+pid $DIR/nginx.pid;
+error_log $DIR/nginx-error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    keepalive_requests 1000000;
+    client_body_temp_path $DIR/tmp/body;
+    fastcgi_temp_path $DIR/tmp/fastcgi;
+    proxy_temp_path $DIR/tmp/proxy;
+    uwsgi_temp_path $DIR/tmp/uwsgi;
+    scgi_temp_path $DIR/tmp/scgi;
+    server {
+        listen 127.0.0.1:$HTTP_PORT;
+        location / {
+            root $DIR/www;
+            fastcgi_pass 127.0.0.1:$FPM_PORT;
+            fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
+            fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REQUEST_METHOD \$request_method;
+            fastcgi_param REQUEST_URI \$request_uri;
+            fastcgi_param SCRIPT_NAME \$fastcgi_script_name;
+        }
+    }
+}
+EOF
+
+# --- start ---------------------------------------------------------------------------------------------
+echo "fpm-bench: $FPM_BIN (pm = static, $WORKERS workers) behind nginx on $URL; module $SO${ZERO_COPY:+; table.zero_copy=$ZERO_COPY}"
+echo "  $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); work dir $DIR"
+FPM_ARGS=(-F -y "$DIR/fpm.conf" -c "$DIR/php.ini")
+[ $ROOT_USER = 1 ] && FPM_ARGS+=(-R)
+# No scanned ini dir: only our php.ini, so only the extensions it names are loaded.
+PHP_INI_SCAN_DIR='' "$FPM_BIN" "${FPM_ARGS[@]}" >"$DIR/fpm-stdout.log" 2>&1 &
+FPM_PID=$!
+"$NGINX_BIN" -p "$DIR" -c "$DIR/nginx.conf" -e "$DIR/nginx-error.log" -g 'daemon off;' >"$DIR/nginx-stdout.log" 2>&1 &
+NGINX_PID=$!
+
+wait_for() { # seconds 'test'
+	for _ in $(seq 1 $(($1 * 10))); do
+		eval "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+get() { curl -s -m 30 "$URL/$1"; }
+code() { curl -s -o /dev/null -m 30 -w '%{http_code}' "$URL/$1"; }
+# json PATH <<<"$JSON": a field of a JSON object (PATH may be a/b); strings raw, null/true/false as words,
+# arrays as JSON
+json() { php -n -r '$v = json_decode(stream_get_contents(STDIN), true); foreach (explode("/", $argv[1]) as $k) { $v = is_array($v) ? ($v[$k] ?? null) : null; } echo match (true) { $v === null => "null", is_bool($v) => ($v ? "true" : "false"), is_scalar($v) => $v, default => json_encode($v) };' "$1"; }
+
+# FPM first: a request nginx passes on before FPM listens is a 502 and an error in nginx's log.
+if ! wait_for 15 'grep -q "ready to handle connections" "$DIR/fpm-error.log" 2>/dev/null && [ "$(code mode.php)" = 200 ]'; then
+	bad "php-fpm and nginx start and serve mode.php" "$(tail -n 5 "$DIR/fpm-error.log" "$DIR/fpm-stdout.log" "$DIR/nginx-error.log" "$DIR/php-error.log" 2>/dev/null | tr '\n' ' ')"
+	finish
+fi
+{ pgrep -P "$FPM_PID"; pgrep -P "$NGINX_PID"; } >"$DIR/children" 2>/dev/null
+MODE=$(get mode.php)
+check '[ "$(json ini <<<"$MODE")" = "$DIR/php.ini" ] && [ "$(json scanned <<<"$MODE")" = false ] && [ "$(json table <<<"$MODE")" = true ] && [ "$(json apcu <<<"$MODE")" = true ] && [ "$(json opcache <<<"$MODE")" = true ] && [ "$(json apc.serializer <<<"$MODE")" = default ]' \
+	"workers run with our php.ini only: table, APCu (apc.serializer=default) and opcache enabled" "$MODE"
+if [ -n "$ZERO_COPY" ]; then
+	check '[ "$(json table.zero_copy <<<"$MODE")" != false ]' "this build knows table.zero_copy (given: $ZERO_COPY)" "ini_get('table.zero_copy') is false"
+fi
+
+# --- seed and verify -----------------------------------------------------------------------------------
+SEED=$(get seed.php)
+check '[ "$(json records <<<"$SEED")" = "$KEYS" ] && [ "$(json failed <<<"$SEED")" = "[]" ]' "seed: $KEYS records stored as m:0..m:$((KEYS - 1)) in Shm\\Table and in APCu" "$SEED"
+VERIFY_BAD="" VERIFY_PIDS=""
+for _ in $(seq 1 $((2 * WORKERS))); do
+	V=$(get verify.php)
+	VERIFY_PIDS="$VERIFY_PIDS $(json pid <<<"$V")"
+	[ "$(json records <<<"$V")" = "$KEYS" ] && [ "$(json Table/bad <<<"$V")" = 0 ] && [ "$(json APCu/bad <<<"$V")" = 0 ] || VERIFY_BAD=${VERIFY_BAD:-${V:-(no answer)}}
+done
+NPIDS=$(tr ' ' '\n' <<<"$VERIFY_PIDS" | grep -v -e '^$' -e '^null$' | sort -u | wc -l)
+check '[ -z "$VERIFY_BAD" ]' "verify: $((2 * WORKERS)) more requests ($NPIDS worker pids) read every key back === its record, from both caches" "first bad answer: $VERIFY_BAD"
+# Both endpoints, from the same key on, must see the same records.
+T0=$(get "table.php?n=$KEYS&keys=$KEYS&at=0")
+A0=$(get "apcu.php?n=$KEYS&keys=$KEYS&at=0")
+check '[[ "$T0" == "ok $KEYS "* ]] && [ "$T0" = "$A0" ]' "table.php and apcu.php read all $KEYS keys and agree on the checksum ($T0)" "table: $T0, apcu: $A0"
+[ "$FAIL" -eq 0 ] || finish
+
+# --- wrk -----------------------------------------------------------------------------------------------
+QUERY="n=$RECORDS&keys=$KEYS"
+WRK=(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s")
+for s in table apcu; do wrk -t2 -c"$CONNECTIONS" -d1s "$URL/$s.php?$QUERY" >"$DIR/wrk-warmup-$s.txt" 2>&1; done
+declare -A RPS=([table]="" [apcu]="")
+for r in $(seq 1 "$REPEAT"); do
+	for s in table apcu; do
+		out="$DIR/wrk-$s-$r.txt"
+		"${WRK[@]}" "$URL/$s.php?$QUERY" >"$out" 2>&1
+		rps=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$out")
+		n=$(sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' "$out")
+		errs=$(grep -E 'Non-2xx|Socket errors' "$out" | tr '\n' ' ')
+		check '[ -n "$rps" ] && [ "${n:-0}" -gt 0 ] && [ -z "$errs" ]' "$s run $r: ${rps:-?} req/s, ${n:-?} requests, no non-2xx response, no socket error" "${errs:-$(tail -n 3 "$out" | tr '\n' ' ')}"
+		RPS[$s]="${RPS[$s]} ${rps:-0}"
+	done
+done
+
+# --- mode, logs ----------------------------------------------------------------------------------------
+MODE=$(get mode.php)
+PHPERR=$(head -n 3 "$DIR/php-error.log" 2>/dev/null)
+check '[ -z "$PHPERR" ]' "the PHP error log is empty" "$PHPERR"
+FPMERR=$(grep -vE '\] NOTICE: ' "$DIR/fpm-error.log" | head -n 3)
+check '[ -z "$FPMERR" ]' "the FPM error log holds notices only" "$FPMERR"
+NGXERR=$(grep -E '\[(error|crit|alert|emerg)\]' "$DIR/nginx-error.log" | head -n 3)
+check '[ -z "$NGXERR" ]' "nginx logged no error" "$NGXERR"
+
+# --- report --------------------------------------------------------------------------------------------
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+runs() { tr ' ' '\n' | grep . | awk '{ printf "%s%.0f", (NR > 1 ? ", " : ""), $1 }'; }
+MT=$(median <<<"${RPS[table]}")
+MA=$(median <<<"${RPS[apcu]}")
+echo
+ZC=$(json table.zero_copy <<<"$MODE")
+if [ "$ZC" = false ]; then ZC="false (no such setting in this build)"; else ZC="'$ZC'"; fi
+echo "Table mode: table.zero_copy = $ZC; stats: $(json stats <<<"$MODE")"
+echo "  (table.serializer $(json table.serializer <<<"$MODE"), apc.serializer $(json apc.serializer <<<"$MODE"), opcache on, $WORKERS FPM workers, $RECORDS of $KEYS records per request)"
+echo
+echo "| Subject | req/s (median) | runs | Factor (Table/APCu) |"
+echo "|---|---:|---|---:|"
+awk -v mt="$MT" -v ma="$MA" -v rt="$(runs <<<"${RPS[table]}")" -v ra="$(runs <<<"${RPS[apcu]}")" 'BEGIN {
+	printf "| Table | %.0f | %s | %.2fx |\n", mt, rt, (ma > 0 ? mt / ma : 0)
+	printf "| APCu(default) | %.0f | %s | 1.00x |\n", ma, ra
+}'
+echo
+echo "Commands (each --repeat round runs Table, then APCu; a 1 s run of each before as warmup):"
+echo "  ${WRK[*]} '$URL/table.php?$QUERY'"
+echo "  ${WRK[*]} '$URL/apcu.php?$QUERY'"
+echo
+finish
+}

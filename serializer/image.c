@@ -1,0 +1,290 @@
+/*
+ * image.c - building, comparing and copying zero-copy array images (see image.h for the layout rules).
+ *
+ * Building takes two passes over the source array: php_table_image_size() before any lock is taken
+ * (it also decides whether the array can have an image at all), then the write callback, which the core
+ * calls under the stripe lock with the entry's final address. The write pass allocates nothing, runs no
+ * user code and cannot fail: it bump-allocates inside the entry, in the order the size pass counted.
+ *
+ * Layout of one array inside an image (everything 8-byte aligned, depth first):
+ *   zend_array | hash slots + zvals (packed) or hash slots + Buckets (hash) | its strings and sub-arrays
+ * Packed arrays keep their holes (nNumUsed zvals); hash arrays are compacted to nNumOfElements Buckets
+ * with a fresh hash. nTableSize is the power of two a live array of that many elements would have;
+ * only the used part is allocated, as opcache does: an immutable array is never grown in place.
+ */
+#include "php.h"
+#include "serializer.h"
+#include "image.h"
+
+#define IMAGE_ALIGNED(n) ZEND_MM_ALIGNED_SIZE(n)
+
+static zend_always_inline size_t string_size(size_t len)
+{
+	return IMAGE_ALIGNED(_ZSTR_STRUCT_SIZE(len));
+}
+
+static zend_always_inline uint32_t table_size_for(uint32_t n)
+{
+	uint32_t size = HT_MIN_SIZE;
+
+	while (size < n) {
+		size <<= 1;
+	}
+	return size;
+}
+
+static zend_always_inline size_t array_data_size(const HashTable *ht)
+{
+	if (HT_IS_PACKED(ht) || ht->nNumOfElements == 0) {
+		return HT_HASH_SIZE(HT_MIN_MASK) + (HT_IS_PACKED(ht) ? (size_t)ht->nNumUsed * sizeof(zval) : 0);
+	}
+	return HT_HASH_SIZE(HT_SIZE_TO_MASK(table_size_for(ht->nNumOfElements)))
+		+ (size_t)ht->nNumOfElements * sizeof(Bucket);
+}
+
+/* ---- size pass ------------------------------------------------------------------------------------- */
+
+static bool size_array(const HashTable *ht, uint32_t depth, size_t *size);
+
+static zend_always_inline bool size_value(const zval *zv, uint32_t depth, size_t *size)
+{
+	switch (Z_TYPE_P(zv)) {
+		case IS_NULL:
+		case IS_FALSE:
+		case IS_TRUE:
+		case IS_LONG:
+		case IS_DOUBLE:
+			return true;
+		case IS_STRING:
+			*size += string_size(Z_STRLEN_P(zv));
+			return true;
+		case IS_ARRAY:
+			return size_array(Z_ARRVAL_P(zv), depth + 1, size);
+		default:
+			return false;   /* objects, references, resources, indirect slots: no image */
+	}
+}
+
+static bool size_array(const HashTable *ht, uint32_t depth, size_t *size)
+{
+	const zval *zv;
+	zend_string *key;
+
+	if (depth > PHP_TABLE_MAX_DEPTH) {
+		return false;
+	}
+	*size += IMAGE_ALIGNED(sizeof(zend_array)) + array_data_size(ht);
+	if (HT_IS_PACKED(ht)) {
+		ZEND_HASH_PACKED_FOREACH_VAL((HashTable *)ht, zv) {
+			if (!size_value(zv, depth, size)) {
+				return false;
+			}
+		} ZEND_HASH_FOREACH_END();
+		return true;
+	}
+	ZEND_HASH_MAP_FOREACH_STR_KEY_VAL((HashTable *)ht, key, zv) {
+		if (key) {
+			*size += string_size(ZSTR_LEN(key));
+		}
+		if (!size_value(zv, depth, size)) {
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+size_t php_table_image_size(const HashTable *ht)
+{
+	size_t size = 0;
+
+	if (!size_array(ht, 0, &size) || size > UINT32_MAX - 4096u) {
+		return 0;
+	}
+	return size;
+}
+
+/* ---- write pass ------------------------------------------------------------------------------------ */
+
+static zend_always_inline void *bump(char **cur, size_t size)
+{
+	void *p = *cur;
+	*cur += size;
+	return p;
+}
+
+static zend_string *write_string(const zend_string *src, char **cur)
+{
+	size_t len = ZSTR_LEN(src);
+	zend_string *s = bump(cur, string_size(len));
+
+	GC_SET_REFCOUNT(s, 2);
+	GC_TYPE_INFO(s) = GC_STRING | (IS_STR_INTERNED << GC_FLAGS_SHIFT);
+	/* The engine reads an interned string's hash without computing it. Computed here rather than with
+	 * zend_string_hash_val(), which would write into a source string that may be immutable itself. */
+	ZSTR_H(s) = ZSTR_H(src) ? ZSTR_H(src) : zend_inline_hash_func(ZSTR_VAL(src), len);
+	ZSTR_LEN(s) = len;
+	memcpy(ZSTR_VAL(s), ZSTR_VAL(src), len);
+	ZSTR_VAL(s)[len] = '\0';
+	return s;
+}
+
+static zend_array *write_array(const HashTable *src, char **cur);
+
+static zend_always_inline void write_value(zval *dst, const zval *src, char **cur)
+{
+	switch (Z_TYPE_P(src)) {
+		case IS_STRING:
+			ZVAL_INTERNED_STR(dst, write_string(Z_STR_P(src), cur));
+			break;
+		case IS_ARRAY:
+			php_table_image_zval(write_array(Z_ARRVAL_P(src), cur), dst);
+			break;
+		default:
+			ZVAL_COPY_VALUE(dst, src);   /* null, bools, ints, floats */
+			break;
+	}
+}
+
+static zend_array *write_array(const HashTable *src, char **cur)
+{
+	zend_array *a = bump(cur, IMAGE_ALIGNED(sizeof(zend_array)));
+	bool packed = HT_IS_PACKED(src) || src->nNumOfElements == 0;
+	char *data = bump(cur, array_data_size(src));
+
+	GC_SET_REFCOUNT(a, 2);
+	GC_TYPE_INFO(a) = GC_ARRAY | ((IS_ARRAY_IMMUTABLE | GC_NOT_COLLECTABLE) << GC_FLAGS_SHIFT);
+	HT_FLAGS(a) = HASH_FLAG_STATIC_KEYS | (packed ? HASH_FLAG_PACKED : 0);
+	a->nInternalPointer = 0;
+	a->nNextFreeElement = src->nNextFreeElement;
+	a->pDestructor = NULL;
+
+	if (packed) {
+		uint32_t used = HT_IS_PACKED(src) ? src->nNumUsed : 0, i;
+
+		a->nTableMask = HT_MIN_MASK;
+		a->nTableSize = table_size_for(used);
+		a->nNumUsed = used;
+		a->nNumOfElements = src->nNumOfElements;
+		HT_SET_DATA_ADDR(a, data);
+		HT_HASH_RESET_PACKED(a);
+		for (i = 0; i < used; i++) {
+			const zval *zv = &src->arPacked[i];
+			if (Z_ISUNDEF_P(zv)) {
+				ZVAL_UNDEF(&a->arPacked[i]);
+			} else {
+				write_value(&a->arPacked[i], zv, cur);
+			}
+		}
+	} else {
+		const Bucket *b;
+		uint32_t idx = 0;
+
+		a->nTableSize = table_size_for(src->nNumOfElements);
+		a->nTableMask = HT_SIZE_TO_MASK(a->nTableSize);
+		a->nNumUsed = a->nNumOfElements = src->nNumOfElements;
+		HT_SET_DATA_ADDR(a, data);
+		HT_HASH_RESET(a);
+		ZEND_HASH_MAP_FOREACH_BUCKET((HashTable *)src, b) {
+			Bucket *d = &a->arData[idx];
+			uint32_t slot = (uint32_t)b->h | a->nTableMask;
+
+			d->h = b->h;
+			d->key = b->key ? write_string(b->key, cur) : NULL;
+			write_value(&d->val, &b->val, cur);
+			Z_NEXT(d->val) = HT_HASH(a, slot);
+			HT_HASH(a, slot) = HT_IDX_TO_HASH(idx);
+			idx++;
+		} ZEND_HASH_FOREACH_END();
+	}
+	return a;
+}
+
+static void image_write(const void *data, void *dst, uint32_t len)
+{
+	char *cur = dst;
+
+	write_array((const HashTable *)data, &cur);
+	ZEND_ASSERT((size_t)(cur - (char *)dst) == len);
+	(void)len;
+}
+
+/* cas(): whether the stored image holds an array identical (===) to the expected one. Compares
+ * without allocating: zend_is_identical() on two arrays walks both, and never protects an immutable
+ * array against recursion (GC_TRY_PROTECT_RECURSION skips it). */
+static int image_equals(const void *data, const void *stored, uint32_t stored_len)
+{
+	zval a, b;
+
+	(void)stored_len;
+	php_table_image_zval(stored, &a);
+	ZVAL_ARR(&b, (HashTable *)data);
+	return zend_is_identical(&a, &b);
+}
+
+const tbl_value_ops_t php_table_image_ops = { image_write, image_equals };
+
+/* ---- copying out ----------------------------------------------------------------------------------- */
+
+static void copy_array(const zend_array *src, zval *dst);
+
+static zend_always_inline void copy_value(const zval *src, zval *dst)
+{
+	switch (Z_TYPE_P(src)) {
+		case IS_STRING:
+			ZVAL_STRINGL_FAST(dst, Z_STRVAL_P(src), Z_STRLEN_P(src));
+			break;
+		case IS_ARRAY:
+			copy_array(Z_ARRVAL_P(src), dst);
+			break;
+		default:
+			ZVAL_COPY_VALUE(dst, src);
+			break;
+	}
+}
+
+static void copy_array(const zend_array *src, zval *dst)
+{
+	HashTable *ht;
+	zval tmp;
+
+	array_init_size(dst, src->nNumOfElements);
+	ht = Z_ARRVAL_P(dst);
+	if (HT_IS_PACKED(src) && src->nNumUsed == src->nNumOfElements && src->nNumUsed > 0) {
+		const zval *zv;
+		zend_hash_real_init_packed(ht);
+		ZEND_HASH_FILL_PACKED(ht) {
+			ZEND_HASH_PACKED_FOREACH_VAL((zend_array *)src, zv) {
+				copy_value(zv, &tmp);
+				ZEND_HASH_FILL_ADD(&tmp);
+			} ZEND_HASH_FOREACH_END();
+		} ZEND_HASH_FILL_END();
+	} else if (HT_IS_PACKED(src)) {
+		zend_ulong i;
+		const zval *zv;
+		ZEND_HASH_PACKED_FOREACH_KEY_VAL((zend_array *)src, i, zv) {
+			copy_value(zv, &tmp);
+			zend_hash_index_add_new(ht, i, &tmp);
+		} ZEND_HASH_FOREACH_END();
+	} else {
+		const Bucket *b;
+		ZEND_HASH_MAP_FOREACH_BUCKET((zend_array *)src, b) {
+			copy_value(&b->val, &tmp);
+			if (b->key) {
+				zend_string *key = zend_string_init(ZSTR_VAL(b->key), ZSTR_LEN(b->key), 0);
+				ZSTR_H(key) = ZSTR_H(b->key);
+				zend_hash_add_new(ht, key, &tmp);
+				zend_string_release_ex(key, 0);
+			} else {
+				zend_hash_index_add_new(ht, b->h, &tmp);
+			}
+		} ZEND_HASH_FOREACH_END();
+	}
+	ht->nNextFreeElement = src->nNextFreeElement;
+}
+
+zend_result php_table_image_copy(const void *image, uint32_t len, zval *out)
+{
+	(void)len;
+	copy_array((const zend_array *)image, out);
+	return SUCCESS;
+}

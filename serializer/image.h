@@ -1,0 +1,40 @@
+/*
+ * image.h - zero-copy arrays (table.zero_copy): an array laid out in the segment the way opcache lays
+ * out its immutable arrays, so that get() can return the segment's own zend_array without copying.
+ *
+ * An image is built in place by the core (tbl_value_ops_t.write, under the stripe lock), from an array
+ * made only of null, bools, ints, floats, strings and such arrays. Inside it:
+ *   - every array is refcount 2, GC_ARRAY | IS_ARRAY_IMMUTABLE | GC_NOT_COLLECTABLE, with
+ *     HASH_FLAG_STATIC_KEYS and no destructor: the engine separates it before any write;
+ *   - every string is refcount 2, GC_STRING | IS_STR_INTERNED, never IS_STR_PERMANENT (caches that keep
+ *     permanent strings by pointer across requests would then keep pointers into the segment), with
+ *     its hash precomputed;
+ *   - pointers are absolute: the segment is mapped before workers fork, at the same address in all.
+ * Arrays derived from an image (array_merge, a separated copy) still point into it, so a process that
+ * was handed one stays pinned (tbl_pin) until its request's memory is gone (post_deactivate).
+ */
+#ifndef PHP_TABLE_IMAGE_H
+#define PHP_TABLE_IMAGE_H
+
+#include "php.h"
+#include "core/table_core.h"
+
+/* Write and compare images; `data` is the source HashTable. */
+extern const tbl_value_ops_t php_table_image_ops;
+
+/* The size of `ht`'s image in bytes, or 0 when it cannot have one (it holds objects, references or
+ * resources, is nested deeper than PHP_TABLE_MAX_DEPTH, or is too big); it then takes the native or
+ * serialized path, which also reports the errors. */
+size_t php_table_image_size(const HashTable *ht);
+
+/* The array an image holds, ready to hand out: immutable, so the zval carries no refcount flags. */
+static zend_always_inline void php_table_image_zval(const void *image, zval *out)
+{
+	Z_ARR_P(out) = (zend_array *)image;
+	Z_TYPE_INFO_P(out) = IS_ARRAY;
+}
+
+/* A process-local deep copy of an image (for readers that do not pin). */
+zend_result php_table_image_copy(const void *image, uint32_t len, zval *out);
+
+#endif

@@ -1,0 +1,95 @@
+--TEST--
+Shm\Table: zero-copy: arrays of every shape come back identical, handed out without a copy and copied alike
+--INI--
+table.zero_copy=1
+table.zero_copy_budget=1K
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); ?>
+--FILE--
+<?php
+use Shm\Table;
+require __DIR__ . '/../helpers.inc';
+
+$holes = [1, 2, 3, 4, 5];
+unset($holes[1], $holes[3]);
+$shrunk = [10 => 'a', 'k' => 'b'];
+unset($shrunk[10]);
+$deep = 'bottom';
+for ($i = 0; $i < 500; $i++) {
+    $deep = [$deep];
+}
+$big = [];
+for ($i = 0; $i < 20000; $i++) {
+    $big["key$i"] = $i % 3 ? "value $i" : [$i, $i * 1.5, null, true];
+}
+$shapes = [
+    'empty' => [],
+    'nested empties' => [[], [[]], ['a' => []]],
+    'packed' => range(1, 100),
+    'packed with holes' => $holes,
+    'next free after unset' => $shrunk,
+    'negative and big int keys' => [-5 => 'neg', 1 << 40 => 'big', PHP_INT_MIN => 'min'],
+    'numeric-looking string keys' => ['01' => 'a', '1.5' => 'b', ' 1' => 'c', '' => 'empty'],
+    'binary strings' => ["\0" => "\0\1\2", "k\xff" => "\xff\xfe", 'ü' => 'ünïcödé'],
+    'scalars' => [null, true, false, 0, -1, 1.5, -0.0, INF, NAN === NAN, 'x' => 1e100],
+    'one-char strings' => ['a', 'b', '', '0'],
+    'deep' => $deep,
+    'big' => $big,
+];
+foreach ($shapes as $name => $v) {
+    Table::set($name, $v);
+}
+
+$copier = table_child_start(function () use ($shapes) {
+    // Started before anyone pinned; reads once the budget is exceeded, so every read copies.
+    $out = [];
+    foreach ($shapes as $name => $v) {
+        $got = Table::get($name);
+        $out[$name] = $got === $v && serialize($got) === serialize($v);
+        $got[] = 'appended';   // a copy is a plain array: appending works as on the original
+        $v[] = 'appended';
+        $out[$name] = $out[$name] && $got === $v;
+    }
+    $s = Table::stats();
+    return [$out, $s['pins']];
+}, 0, true);
+
+// The parent reads every shape zero-copy, then pushes retired memory past the budget while pinned.
+$zc = Table::stats()['zero_copy_reads'];
+foreach ($shapes as $name => $v) {
+    $got = Table::get($name);
+    $ok = $got === $v && serialize($got) === serialize($v);
+    $got[] = 'appended';
+    $v[] = 'appended';
+    echo str_pad($name, 28), $ok && $got === $v ? 'ok' : 'DIFFERS', "\n";
+}
+echo "zero-copy reads: ", Table::stats()['zero_copy_reads'] - $zc, "\n";
+var_dump(Table::getMany(['packed', 'missing', 'empty']) === ['packed' => range(1, 100), 'empty' => []]);   // misses are left out
+var_dump(Table::getWithMeta('scalars')[0] === $shapes['scalars']);
+var_dump(Table::remember('big', fn() => 'not called') === $big);
+Table::set('filler', str_repeat('f', 5000));
+Table::set('filler', str_repeat('g', 5000));
+echo "over budget: ", Table::stats()['retired_bytes'] > 1024 ? 'yes' : 'no', "\n";
+table_child_go($copier);
+[$copied, $pins] = table_child_wait($copier);
+echo "copied: ", implode(' ', array_map(fn($ok) => $ok ? 'ok' : 'DIFFERS', $copied)), "\n";
+?>
+--EXPECT--
+empty                       ok
+nested empties              ok
+packed                      ok
+packed with holes           ok
+next free after unset       ok
+negative and big int keys   ok
+numeric-looking string keys ok
+binary strings              ok
+scalars                     ok
+one-char strings            ok
+deep                        ok
+big                         ok
+zero-copy reads: 12
+bool(true)
+bool(true)
+bool(true)
+over budget: yes
+copied: ok ok ok ok ok ok ok ok ok ok ok ok
