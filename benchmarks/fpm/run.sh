@@ -104,37 +104,13 @@ for f in apcu.so opcache.so; do
 done
 
 DIR=$(mktemp -d /tmp/table-fpm-bench.XXXXXX)
-FPM_PID=""
-NGINX_PID=""
-stop_all() {
-	# Only the processes this script started, by pid.
-	[ -n "$NGINX_PID" ] && kill -QUIT "$NGINX_PID" 2>/dev/null
-	[ -n "$FPM_PID" ] && kill -QUIT "$FPM_PID" 2>/dev/null
-	for _ in $(seq 1 50); do
-		{ [ -z "$NGINX_PID" ] || ! kill -0 "$NGINX_PID" 2>/dev/null; } &&
-			{ [ -z "$FPM_PID" ] || ! kill -0 "$FPM_PID" 2>/dev/null; } && break
-		sleep 0.1
-	done
-	[ -n "$NGINX_PID" ] && kill -KILL "$NGINX_PID" 2>/dev/null
-	[ -n "$FPM_PID" ] && kill -KILL "$FPM_PID" 2>/dev/null
-	# FPM's and nginx's own children, should their master have died without them
-	[ -f "$DIR/children" ] && xargs -r kill -KILL <"$DIR/children" 2>/dev/null
-	wait 2>/dev/null
-	NGINX_PID="" FPM_PID=""
-}
-cleanup() {
-	stop_all
-	if [ "${KEEP:-0}" = 1 ] || [ "$FAIL" -gt 0 ]; then echo "(configs and logs kept in $DIR)"; else rm -rf "$DIR"; fi
-}
-trap cleanup EXIT
+. "$ROOT/scripts/fpm-lib.sh"
+trap fpm_cleanup EXIT
 trap 'echo "fpm-bench: interrupted"; exit 1' INT TERM
 
-free_port() {
-	php -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1);'
-}
-FPM_PORT=$(free_port)
-HTTP_PORT=$(free_port)
-while [ "$HTTP_PORT" = "$FPM_PORT" ]; do HTTP_PORT=$(free_port); done
+FPM_PORT=$(fpm_free_port)
+HTTP_PORT=$(fpm_free_port)
+while [ "$HTTP_PORT" = "$FPM_PORT" ]; do HTTP_PORT=$(fpm_free_port); done
 URL="http://127.0.0.1:$HTTP_PORT"
 mkdir -p "$DIR/www" "$DIR/tmp"
 cp "$HERE"/www/*.php "$DIR/www/"
@@ -217,13 +193,6 @@ FPM_PID=$!
 "$NGINX_BIN" -p "$DIR" -c "$DIR/nginx.conf" -e "$DIR/nginx-error.log" -g 'daemon off;' >"$DIR/nginx-stdout.log" 2>&1 &
 NGINX_PID=$!
 
-wait_for() { # seconds 'test'
-	for _ in $(seq 1 $(($1 * 10))); do
-		eval "$2" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 get() { curl -s -m 30 "$URL/$1"; }
 code() { curl -s -o /dev/null -m 30 -w '%{http_code}' "$URL/$1"; }
 # json PATH <<<"$JSON": a field of a JSON object (PATH may be a/b); strings raw, null/true/false as words,
@@ -231,11 +200,12 @@ code() { curl -s -o /dev/null -m 30 -w '%{http_code}' "$URL/$1"; }
 json() { php -n -r '$v = json_decode(stream_get_contents(STDIN), true); foreach (explode("/", $argv[1]) as $k) { $v = is_array($v) ? ($v[$k] ?? null) : null; } echo match (true) { $v === null => "null", is_bool($v) => ($v ? "true" : "false"), is_scalar($v) => $v, default => json_encode($v) };' "$1"; }
 
 # FPM first: a request nginx passes on before FPM listens is a 502 and an error in nginx's log.
-if ! wait_for 15 'grep -q "ready to handle connections" "$DIR/fpm-error.log" 2>/dev/null && [ "$(code mode.php)" = 200 ]'; then
+if ! fpm_wait_for 15 'grep -q "ready to handle connections" "$DIR/fpm-error.log" 2>/dev/null && [ "$(code mode.php)" = 200 ]'; then
 	bad "php-fpm and nginx start and serve mode.php" "$(tail -n 5 "$DIR/fpm-error.log" "$DIR/fpm-stdout.log" "$DIR/nginx-error.log" "$DIR/php-error.log" 2>/dev/null | tr '\n' ' ')"
 	finish
 fi
-{ pgrep -P "$FPM_PID"; pgrep -P "$NGINX_PID"; } >"$DIR/children" 2>/dev/null
+pgrep -P "$FPM_PID" >"$DIR/fpm-children" 2>/dev/null
+pgrep -P "$NGINX_PID" >"$DIR/nginx-children" 2>/dev/null
 MODE=$(get mode.php)
 check '[ "$(json ini <<<"$MODE")" = "$DIR/php.ini" ] && [ "$(json scanned <<<"$MODE")" = false ] && [ "$(json table <<<"$MODE")" = true ] && [ "$(json apcu <<<"$MODE")" = true ] && [ "$(json opcache <<<"$MODE")" = true ] && [ "$(json apc.serializer <<<"$MODE")" = default ]' \
 	"workers run with our php.ini only: table, APCu (apc.serializer=default) and opcache enabled" "$MODE"

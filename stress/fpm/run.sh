@@ -65,42 +65,15 @@ for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v ab)" "$(command -v wrk)" "$(comma
 done
 
 DIR=$(mktemp -d /tmp/table-fpm.XXXXXX)
-FPM_PID=""
-NGINX_PID=""
-stop_all() {
-	# Only the processes this script started, by pid.
-	[ -n "$NGINX_PID" ] && kill -QUIT "$NGINX_PID" 2>/dev/null
-	[ -n "$FPM_PID" ] && kill -QUIT "$FPM_PID" 2>/dev/null
-	for _ in $(seq 1 50); do
-		{ [ -z "$NGINX_PID" ] || ! kill -0 "$NGINX_PID" 2>/dev/null; } &&
-			{ [ -z "$FPM_PID" ] || ! kill -0 "$FPM_PID" 2>/dev/null; } && break
-		sleep 0.1
-	done
-	[ -n "$NGINX_PID" ] && kill -KILL "$NGINX_PID" 2>/dev/null
-	[ -n "$FPM_PID" ] && kill -KILL "$FPM_PID" 2>/dev/null
-	# FPM's and nginx's own children, should their master have died without them
-	for f in "$DIR"/fpm-children "$DIR"/nginx-children; do
-		[ -f "$f" ] && xargs -r kill -KILL <"$f" 2>/dev/null
-	done
-	wait 2>/dev/null
-	NGINX_PID="" FPM_PID=""
-}
-cleanup() {
-	stop_all
-	# Keep the configs and logs when something failed (or KEEP=1), for whoever has to look.
-	if [ "${KEEP:-0}" = 1 ] || [ "$FAIL" -gt 0 ]; then echo "(configs and logs kept in $DIR)"; else rm -rf "$DIR"; fi
-}
-trap cleanup EXIT
+. "$ROOT/scripts/fpm-lib.sh"
+trap fpm_cleanup EXIT
 trap 'echo "fpm: interrupted"; exit 1' INT TERM
 
-free_port() {
-	php -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1);'
-}
-FPM_PORT=$(free_port)
-FPM_PORT2=$(free_port)
-while [ "$FPM_PORT2" = "$FPM_PORT" ]; do FPM_PORT2=$(free_port); done
-HTTP_PORT=$(free_port)
-while [ "$HTTP_PORT" = "$FPM_PORT" ] || [ "$HTTP_PORT" = "$FPM_PORT2" ]; do HTTP_PORT=$(free_port); done
+FPM_PORT=$(fpm_free_port)
+FPM_PORT2=$(fpm_free_port)
+while [ "$FPM_PORT2" = "$FPM_PORT" ]; do FPM_PORT2=$(fpm_free_port); done
+HTTP_PORT=$(fpm_free_port)
+while [ "$HTTP_PORT" = "$FPM_PORT" ] || [ "$HTTP_PORT" = "$FPM_PORT2" ]; do HTTP_PORT=$(fpm_free_port); done
 URL="http://127.0.0.1:$HTTP_PORT"
 mkdir -p "$DIR/www" "$DIR/tmp" "$DIR/other"
 cp "$HERE"/www/*.php "$DIR/www/"
@@ -197,20 +170,12 @@ FPM_PID=$!
 NGINX_PID=$!
 
 ready_count() { local n; n=$(grep -c 'ready to handle connections' "$DIR/fpm-error.log" 2>/dev/null); echo "${n:-0}"; }
-wait_for() { # seconds 'test'
-	local i
-	for i in $(seq 1 $(($1 * 10))); do
-		eval "$2" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 fpm_children() { pgrep -P "$FPM_PID" 2>/dev/null | tee "$DIR/fpm-children" | sort; }
 get() { curl -s -m 10 "$URL/$1"; }
 # json FIELD <<<"$JSON": a field of a JSON object; strings raw, null/true/false as words, arrays as JSON
 json() { php -n -r '$v = json_decode(stream_get_contents(STDIN), true)[$argv[1]] ?? null; echo match (true) { $v === null => "null", is_bool($v) => ($v ? "true" : "false"), is_scalar($v) => $v, default => json_encode($v) };' "$1"; }
 
-if ! wait_for 15 '[ "$(ready_count)" -ge 1 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'; then
+if ! fpm_wait_for 15 '[ "$(ready_count)" -ge 1 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'; then
 	bad "php-fpm and nginx start and serve info.php" "$(tail -n 5 "$DIR/fpm-error.log" "$DIR/fpm-stdout.log" "$DIR/nginx-error.log" 2>/dev/null | tr '\n' ' ')"
 	finish
 fi
@@ -245,7 +210,7 @@ WRK_N=$(sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' "$DIR/wrk.txt")
 WRK_ERR=$(grep -E 'Non-2xx|Socket errors' "$DIR/wrk.txt" | tr '\n' ' ')
 # let the requests in flight when wrk stopped finish
 prev=-1
-wait_for 5 'cur=$(json hits <<<"$(get info.php)"); [ "$cur" = "$prev" ] || { prev=$cur; false; }'
+fpm_wait_for 5 'cur=$(json hits <<<"$(get info.php)"); [ "$cur" = "$prev" ] || { prev=$cur; false; }'
 INFO=$(get info.php)
 HITS=$(json hits <<<"$INFO")
 PIDSUM=$(php -n -r 'echo array_sum(json_decode($argv[1], true)["pids"]);' "$INFO")
@@ -283,10 +248,10 @@ for i in 1 2; do
 	curl -s -o /dev/null -m 20 "$URL/spin.php" &
 	CURLS+=($!)
 done
-wait_for 20 '[ "$(grep -c "spin.php.*execution timed out" "$DIR/fpm-error.log")" -ge 2 ] && [ "$(grep -c "exited on signal 15" "$DIR/fpm-error.log")" -ge 2 ]'
+fpm_wait_for 20 '[ "$(grep -c "spin.php.*execution timed out" "$DIR/fpm-error.log")" -ge 2 ] && [ "$(grep -c "exited on signal 15" "$DIR/fpm-error.log")" -ge 2 ]'
 wait "${CURLS[@]}" 2>/dev/null
 TIMEDOUT=$(grep -c 'execution timed out' "$DIR/fpm-error.log")
-wait_for 5 '[ "$(fpm_children | wc -l)" -ge 5 ]'
+fpm_wait_for 5 '[ "$(fpm_children | wc -l)" -ge 5 ]'
 CHECKS=""
 allgood=1
 for i in $(seq 1 8); do
@@ -303,7 +268,7 @@ get "kv.php?op=set&k=before-usr1&v=kept" >/dev/null
 OLD_CHILDREN=$(fpm_children | tr '\n' ' ')
 kill -USR1 "$FPM_PID"
 sleep 1
-wait_for 10 '[ "$(fpm_children | wc -l)" -ge 5 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'
+fpm_wait_for 10 '[ "$(fpm_children | wc -l)" -ge 5 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'
 NEW_CHILDREN=$(fpm_children | tr '\n' ' ')
 USR1=$(get "kv.php?op=get&k=before-usr1")
 echo "  SIGUSR1: workers before [$OLD_CHILDREN] after [$NEW_CHILDREN]; before-usr1 = $(json value <<<"$USR1")"
@@ -313,7 +278,7 @@ get "kv.php?op=set&k=before-usr2&v=kept" >/dev/null
 READY_BEFORE=$(ready_count)
 OLD_CHILDREN=$(fpm_children | tr '\n' ' ')
 kill -USR2 "$FPM_PID"
-wait_for 15 '[ "$(ready_count)" -gt "$READY_BEFORE" ] && [ "$(fpm_children | wc -l)" -ge 5 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'
+fpm_wait_for 15 '[ "$(ready_count)" -gt "$READY_BEFORE" ] && [ "$(fpm_children | wc -l)" -ge 5 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/info.php" | grep -q 200'
 NEW_CHILDREN=$(fpm_children | tr '\n' ' ')
 USR2=$(get "kv.php?op=get&k=before-usr2")
 USR2_OTHER=$(get "other/kv.php?op=get&k=before-usr2")
@@ -332,7 +297,7 @@ check '[ "$HITS" = 400 ]' "after the reload the new table counts exactly again (
 
 # --- 7. stop, then read the logs ----------------------------------------------------------------------
 kill -QUIT "$FPM_PID"
-wait_for 10 '! kill -0 "$FPM_PID" 2>/dev/null'
+fpm_wait_for 10 '! kill -0 "$FPM_PID" 2>/dev/null'
 check '! kill -0 "$FPM_PID" 2>/dev/null' "SIGQUIT stops php-fpm gracefully within 10 s"
 wait "$FPM_PID" 2>/dev/null
 FPM_PID=""

@@ -1,0 +1,48 @@
+# scripts/fpm-lib.sh - process plumbing shared by the scripts that run their own php-fpm behind nginx
+# (stress/fpm/run.sh, benchmarks/fpm/run.sh). Source it after setting DIR (the script's temporary
+# directory) and FAIL (its failure count); the script sets FPM_PID and NGINX_PID once it starts them,
+# and records their workers' pids in "$DIR"/*-children files.
+
+FPM_PID=""
+NGINX_PID=""
+
+# Stop only the processes this script started, by pid: gracefully, then for good after 5 s.
+fpm_stop_all() {
+	[ -n "$NGINX_PID" ] && kill -QUIT "$NGINX_PID" 2>/dev/null
+	[ -n "$FPM_PID" ] && kill -QUIT "$FPM_PID" 2>/dev/null
+	for _ in $(seq 1 50); do
+		{ [ -z "$NGINX_PID" ] || ! kill -0 "$NGINX_PID" 2>/dev/null; } &&
+			{ [ -z "$FPM_PID" ] || ! kill -0 "$FPM_PID" 2>/dev/null; } && break
+		sleep 0.1
+	done
+	[ -n "$NGINX_PID" ] && kill -KILL "$NGINX_PID" 2>/dev/null
+	[ -n "$FPM_PID" ] && kill -KILL "$FPM_PID" 2>/dev/null
+	# FPM's and nginx's own children, should their master have died without them
+	for f in "$DIR"/*-children; do
+		[ -f "$f" ] && xargs -r kill -KILL <"$f" 2>/dev/null
+	done
+	wait 2>/dev/null
+	NGINX_PID="" FPM_PID=""
+}
+
+# The EXIT trap: stop everything; keep the configs and logs when something failed (or KEEP=1), for
+# whoever has to look.
+fpm_cleanup() {
+	fpm_stop_all
+	if [ "${KEEP:-0}" = 1 ] || [ "$FAIL" -gt 0 ]; then echo "(configs and logs kept in $DIR)"; else rm -rf "$DIR"; fi
+}
+
+# A free TCP port on 127.0.0.1.
+fpm_free_port() {
+	php -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1);'
+}
+
+# fpm_wait_for SECONDS 'TEST': poll TEST every 100 ms; status 0 as soon as it holds, 1 at the deadline.
+fpm_wait_for() {
+	local i
+	for i in $(seq 1 $(($1 * 10))); do
+		eval "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
