@@ -16,6 +16,7 @@
 
 #include "php.h"
 #include "php_table_internal.h"
+#include "core/platform.h"
 
 static bool php_table_claim_held(tbl_ns_t ns, const zend_string *key)
 {
@@ -58,8 +59,9 @@ static void php_table_claim_release(tbl_t *t, tbl_ns_t ns, zend_string *key)
 
 /* Call $compute and store what it returns. SUCCESS with the value in return_value; FAILURE when
  * $compute threw or its value could not be stored (nothing is stored then). */
-static zend_result php_table_compute(tbl_t *t, tbl_ns_t ns, zend_string *key, uint32_t ttl,
-                                     zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *return_value)
+static zend_result php_table_compute(tbl_t *t, const zend_string *nsname, tbl_ns_t ns, zend_string *key,
+                                     uint32_t ttl, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
+                                     zval *return_value)
 {
 	zval rv;
 	php_table_encoded enc;
@@ -82,6 +84,10 @@ static zend_result php_table_compute(tbl_t *t, tbl_ns_t ns, zend_string *key, ui
 		return FAILURE;
 	}
 	st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, TBL_STORE_SET);
+	/* $compute may have run long enough for its namespace to be emptied and recycled. */
+	if (php_table_ns_refresh(t, nsname, st, &ns)) {
+		st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, TBL_STORE_SET);
+	}
 	php_table_encoded_free(&enc);
 	/* Out of memory: the value is still the answer, it is just not cached. */
 	if (st != TBL_OK && php_table_throw(t, st, key, enc.size)) {
@@ -90,13 +96,6 @@ static zend_result php_table_compute(tbl_t *t, tbl_ns_t ns, zend_string *key, ui
 	}
 	ZVAL_COPY_VALUE(return_value, &rv);
 	return SUCCESS;
-}
-
-static uint64_t php_table_monotonic_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 void php_table_claims_release_all(tbl_t *t)
@@ -152,7 +151,7 @@ PHP_METHOD(Shm_Table, remember)
 	}
 	/* $compute asking for its own key would otherwise wait on itself for the whole bound. */
 	if (php_table_claim_held(nsid, key)) {
-		php_table_compute(t, nsid, key, ttl, &fci, &fcc, return_value);
+		php_table_compute(t, ns, nsid, key, ttl, &fci, &fcc, return_value);
 		return;
 	}
 
@@ -163,7 +162,7 @@ PHP_METHOD(Shm_Table, remember)
 			/* The previous computer may have stored it between our miss and our claim. */
 			r = php_table_fetch(t, nsid, key, return_value, NULL, 0);
 			if (r == 0) {
-				php_table_compute(t, nsid, key, ttl, &fci, &fcc, return_value);
+				php_table_compute(t, ns, nsid, key, ttl, &fci, &fcc, return_value);
 			}
 			php_table_claim_release(t, nsid, key);
 			return;
@@ -173,7 +172,7 @@ PHP_METHOD(Shm_Table, remember)
 			RETURN_THROWS();
 		}
 		/* Someone else is computing: poll with a short backoff, within the bound. */
-		uint64_t now = php_table_monotonic_ms();
+		uint64_t now = tbl_clock_monotonic_ms();
 		if (!deadline) {
 			deadline = now + PHP_TABLE_REMEMBER_WAIT_MS;
 		} else if (now >= deadline) {
@@ -192,5 +191,5 @@ PHP_METHOD(Shm_Table, remember)
 		}
 	}
 	/* The other worker did not deliver in time: compute it ourselves. */
-	php_table_compute(t, nsid, key, ttl, &fci, &fcc, return_value);
+	php_table_compute(t, ns, nsid, key, ttl, &fci, &fcc, return_value);
 }
