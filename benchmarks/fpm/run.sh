@@ -19,7 +19,9 @@
 # that every key reads back === the record, in both. After a 1 s warmup of each endpoint,
 # `wrk -t2 -c<connections> -d<seconds>s` runs against Table, then APCu, --repeat times; no run may see a
 # non-2xx response or a socket error. --zero-copy VALUE puts table.zero_copy=VALUE in the php.ini (nothing
-# otherwise) and requires the build to know that setting.
+# otherwise) and requires the build to know that setting. Afterwards the table's stats must show the mode
+# expected (with auto or 1: every Table read zero-copy; with 0: every read copied) and no worker still
+# pinned once its requests have ended.
 #
 # Prints the mode the table ran in (ini_get('table.zero_copy'), false where the build has no such setting,
 # and the entries of Shm\Table::stats() that name zero_copy, pin, retired or copied, read after the runs),
@@ -249,6 +251,21 @@ done
 
 # --- mode, logs ----------------------------------------------------------------------------------------
 MODE=$(get mode.php)
+# The mode the workers ran in: what table.zero_copy (auto unless given) makes of the fpm-fcgi SAPI. Zero-
+# copy reads pin a worker until its request ends; with no request in flight but this one (which reads
+# nothing), no slot may still be pinned.
+ZC_ON=$(json stats/zero_copy <<<"$MODE")
+ZC_READS=$(json stats/zero_copy_reads <<<"$MODE")
+COPIED=$(json stats/copied_reads <<<"$MODE")
+PINS=$(json stats/pins <<<"$MODE")
+case "${ZERO_COPY:-auto}" in
+	auto|1|on)
+		check '[ "$ZC_ON" = true ] && [ "${ZC_READS:-0}" -gt 0 ] && [ "$COPIED" = 0 ] && [ "$PINS" = 0 ]' \
+			"zero-copy on under FPM: every Table read was zero-copy, and no worker stays pinned after its request" "$(json stats <<<"$MODE")" ;;
+	*)
+		check '[ "$ZC_ON" = false ] && [ "$ZC_READS" = 0 ] && [ "$PINS" = 0 ]' \
+			"zero-copy off (table.zero_copy=$ZERO_COPY): every Table read was copied, nothing pinned" "$(json stats <<<"$MODE")" ;;
+esac
 PHPERR=$(head -n 3 "$DIR/php-error.log" 2>/dev/null)
 check '[ -z "$PHPERR" ]' "the PHP error log is empty" "$PHPERR"
 FPMERR=$(grep -vE '\] NOTICE: ' "$DIR/fpm-error.log" | head -n 3)
