@@ -1,10 +1,30 @@
-# scripts/fpm-lib.sh - process plumbing shared by the scripts that run their own php-fpm behind nginx
-# (stress/fpm/run.sh, benchmarks/fpm/run.sh). Source it after setting DIR (the script's temporary
-# directory) and FAIL (its failure count); the script sets FPM_PID and NGINX_PID once it starts them,
-# and records their workers' pids in "$DIR"/*-children files.
+# scripts/fpm-lib.sh - what the scripts that run their own php-fpm behind nginx share (stress/fpm/run.sh,
+# benchmarks/fpm/run.sh): the pass/fail bookkeeping, finding the binaries, and the process plumbing.
+# Source it first, with FPM_LIB_NAME set to the name the summary line starts with. The script sets DIR
+# (its temporary directory) before it starts anything, FPM_PID and NGINX_PID once it has, and records
+# their workers' pids in "$DIR"/*-children files.
 
+PASS=0
+FAIL=0
 FPM_PID=""
 NGINX_PID=""
+ok() { PASS=$((PASS + 1)); echo "  ok    $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "  FAIL  $*"; }
+check() { if eval "$1"; then ok "$2"; else bad "$2${3:+ ($3)}"; fi; }   # check 'test' 'what' ['detail on failure']
+# The summary line, and the exit status: 0 only when something passed and nothing failed.
+finish() {
+	echo "$FPM_LIB_NAME: $PASS passed, $FAIL failed"
+	[ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ] && exit 0
+	exit 1
+}
+
+# FPM_BIN and NGINX_BIN (empty when not installed; /usr/sbin is often not on a user's PATH).
+fpm_find_bins() {
+	FPM_BIN=$(command -v php-fpm8.2 || command -v php-fpm || true)
+	[ -z "$FPM_BIN" ] && [ -x /usr/sbin/php-fpm8.2 ] && FPM_BIN=/usr/sbin/php-fpm8.2
+	NGINX_BIN=$(command -v nginx || true)
+	[ -z "$NGINX_BIN" ] && [ -x /usr/sbin/nginx ] && NGINX_BIN=/usr/sbin/nginx
+}
 
 # Stop only the processes this script started, by pid: gracefully, then for good after 5 s.
 fpm_stop_all() {

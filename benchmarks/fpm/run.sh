@@ -34,16 +34,8 @@ set -uo pipefail
 {
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-PASS=0
-FAIL=0
-ok() { PASS=$((PASS + 1)); echo "  ok    $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "  FAIL  $*"; }
-check() { if eval "$1"; then ok "$2"; else bad "$2${3:+ ($3)}"; fi; }   # check 'test' 'what' ['detail on failure']
-finish() {
-	echo "fpm-bench: $PASS passed, $FAIL failed"
-	[ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ] && exit 0
-	exit 1
-}
+FPM_LIB_NAME=fpm-bench
+. "$ROOT/scripts/fpm-lib.sh"
 usage() { # message: the usage lines and the message on stderr, exit 2; none: the whole header, exit 0
 	if [ -z "${1:-}" ]; then sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; fi
 	sed -n '4,5p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -87,10 +79,7 @@ if [ "${NO_INSTALL:-0}" != 1 ]; then
 		finish
 	fi
 fi
-FPM_BIN=$(command -v php-fpm8.2 || command -v php-fpm || true)
-[ -z "$FPM_BIN" ] && [ -x /usr/sbin/php-fpm8.2 ] && FPM_BIN=/usr/sbin/php-fpm8.2
-NGINX_BIN=$(command -v nginx || true)
-[ -z "$NGINX_BIN" ] && [ -x /usr/sbin/nginx ] && NGINX_BIN=/usr/sbin/nginx
+fpm_find_bins
 EXT_DIR=$(php-config8.2 --extension-dir 2>/dev/null || echo /usr/lib/php/20220829)
 for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v wrk)" "$(command -v curl)" "$(command -v php)"; do
 	if [ -z "$t" ]; then
@@ -106,7 +95,6 @@ for f in apcu.so opcache.so; do
 done
 
 DIR=$(mktemp -d /tmp/table-fpm-bench.XXXXXX)
-. "$ROOT/scripts/fpm-lib.sh"
 trap fpm_cleanup EXIT
 trap 'echo "fpm-bench: interrupted"; exit 1' INT TERM
 

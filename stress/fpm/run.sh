@@ -27,16 +27,8 @@ set -uo pipefail
 {
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-PASS=0
-FAIL=0
-ok() { PASS=$((PASS + 1)); echo "  ok    $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "  FAIL  $*"; }
-check() { if eval "$1"; then ok "$2"; else bad "$2${3:+ ($3)}"; fi; }   # check 'test' 'what' ['detail on failure']
-finish() {
-	echo "fpm: $PASS passed, $FAIL failed"
-	[ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ] && exit 0
-	exit 1
-}
+FPM_LIB_NAME=fpm
+. "$ROOT/scripts/fpm-lib.sh"
 
 SO=${1:-${TABLE_SO:-}}
 if [ -z "$SO" ] || [ ! -f "$SO" ]; then
@@ -53,10 +45,7 @@ if [ "${NO_INSTALL:-0}" != 1 ]; then
 		finish
 	fi
 fi
-FPM_BIN=$(command -v php-fpm8.2 || command -v php-fpm || true)
-[ -z "$FPM_BIN" ] && [ -x /usr/sbin/php-fpm8.2 ] && FPM_BIN=/usr/sbin/php-fpm8.2
-NGINX_BIN=$(command -v nginx || true)
-[ -z "$NGINX_BIN" ] && [ -x /usr/sbin/nginx ] && NGINX_BIN=/usr/sbin/nginx
+fpm_find_bins
 for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v ab)" "$(command -v wrk)" "$(command -v curl)" "$(command -v php)"; do
 	if [ -z "$t" ]; then
 		bad "tools present (php-fpm8.2, nginx, ab, wrk, curl, php; NO_INSTALL=1 was given?)"
@@ -65,7 +54,6 @@ for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v ab)" "$(command -v wrk)" "$(comma
 done
 
 DIR=$(mktemp -d /tmp/table-fpm.XXXXXX)
-. "$ROOT/scripts/fpm-lib.sh"
 trap fpm_cleanup EXIT
 trap 'echo "fpm: interrupted"; exit 1' INT TERM
 
