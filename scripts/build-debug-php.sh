@@ -3,8 +3,9 @@
 # zend.signal_check) from Debian's own source package, for the PHPT suite to run on.
 #
 #   bash scripts/build-debug-php.sh            build (or reuse) and print the php-config path on stdout
-#   PHP_DEBUG_PREFIX=DIR   install prefix      (default .ci/cache/php-debug)
-#   TABLE_CACHE=DIR        download/build area (default .ci/cache, gitignored)
+#   PHP_DEBUG_PREFIX=DIR   install prefix      (default $TABLE_CACHE/php-debug)
+#   TABLE_CACHE=DIR        download/build area (default /var/cache/table-ci, outside the clone, so a
+#                          fresh clone in CI reuses the build of an earlier run on the same machine)
 #   PHP_DEBUG_CONFIGURE_EXTRA="--enable-opcache ..."   extra configure flags
 #
 # Idempotent: when $prefix/bin/php exists, is a debug build and was configured with the same flags, it
@@ -19,7 +20,7 @@ set -euo pipefail
 {
 . "$(dirname "$0")/lib.sh"
 
-CACHE=${TABLE_CACHE:-$TABLE_ROOT/.ci/cache}
+CACHE=${TABLE_CACHE:-/var/cache/table-ci}
 PREFIX=${PHP_DEBUG_PREFIX:-$CACHE/php-debug}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 CONFIGURE_FLAGS=(

@@ -18,7 +18,7 @@
 #   --quick               same as --layers=phpt
 #   --layers=a,b,...      pick layers                                      [TEST_LAYERS]
 #   --php=PATH            the PHP to build and test against: its php-config, its php binary, or its
-#                         install prefix (e.g. .ci/cache/php-debug from build-debug-php.sh)  [PHP_CONFIG]
+#                         install prefix (e.g. /var/cache/table-ci/php-debug from build-debug-php.sh)  [PHP_CONFIG]
 #   --igbinary            configure --enable-table-igbinary                [TABLE_IGBINARY=1]
 #   --zero-copy           run PHPT with -d table.zero_copy=1 (zero-copy reads forced on)  [TABLE_ZERO_COPY=1]
 #   --valgrind            run PHPT under valgrind (run-tests -m; leaks show as LEAKED)  [PHPT_VALGRIND=1]
