@@ -1,0 +1,129 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Shm\Cache\Laravel;
+
+use Illuminate\Contracts\Cache\Lock;
+use Illuminate\Contracts\Cache\LockProvider;
+use Illuminate\Contracts\Cache\Store;
+use Shm\Table;
+use Shm\TableException;
+
+/**
+ * A Laravel cache store over one Shm\Table namespace (the `table` driver of TableServiceProvider).
+ *
+ * put() with 0 seconds or fewer stores for ever, as Laravel's ApcStore and ArrayStore do (Repository
+ * deletes instead before it gets here). add() is Shm\Table::add(), atomic across workers, which
+ * Repository::add() uses. increment()/decrement() are exact and atomic; on a value that is not an
+ * integer they return false. flush() clears this store's namespace only.
+ *
+ * Locks live in a namespace of their own ("<namespace>:locks"), so flush() does not release them: see
+ * TableLock.
+ */
+class TableStore implements Store, LockProvider
+{
+    private string $namespace;
+    private string $lockNamespace;
+
+    public function __construct(string $namespace = 'laravel')
+    {
+        if ($namespace === '' || \strlen($namespace) > 249) {
+            throw new \InvalidArgumentException('The table cache namespace must be 1 to 249 bytes');
+        }
+        $this->namespace = $namespace;
+        $this->lockNamespace = $namespace . ':locks';
+    }
+
+    public function get($key)
+    {
+        return Table::get((string) $key, $this->namespace);
+    }
+
+    public function many(array $keys)
+    {
+        $keys = array_map('strval', $keys);
+        $hits = $keys === [] ? [] : Table::getMany($keys, $this->namespace);
+        $out = [];
+        foreach ($keys as $key) {
+            $out[$key] = $hits[$key] ?? null;
+        }
+        return $out;
+    }
+
+    public function put($key, $value, $seconds)
+    {
+        return Table::set((string) $key, $value, self::expire($seconds), $this->namespace);
+    }
+
+    public function putMany(array $values, $seconds)
+    {
+        return $values === [] || Table::setMany($values, self::expire($seconds), $this->namespace);
+    }
+
+    /** Store only if absent, atomically across all workers (Repository::add() calls this). */
+    public function add($key, $value, $seconds)
+    {
+        return Table::add((string) $key, $value, self::expire($seconds), $this->namespace);
+    }
+
+    public function increment($key, $value = 1)
+    {
+        try {
+            return Table::increment((string) $key, (int) $value, null, $this->namespace);
+        } catch (TableException) {
+            return false;   // not an integer, or an overflow
+        }
+    }
+
+    public function decrement($key, $value = 1)
+    {
+        try {
+            return Table::decrement((string) $key, (int) $value, null, $this->namespace);
+        } catch (TableException) {
+            return false;
+        }
+    }
+
+    public function forever($key, $value)
+    {
+        return Table::set((string) $key, $value, null, $this->namespace);
+    }
+
+    public function forget($key)
+    {
+        return Table::delete((string) $key, $this->namespace);
+    }
+
+    public function flush()
+    {
+        return Table::clear($this->namespace);
+    }
+
+    public function getPrefix()
+    {
+        return '';
+    }
+
+    /** The Shm\Table namespace of this store. */
+    public function getNamespace(): string
+    {
+        return $this->namespace;
+    }
+
+    public function lock($name, $seconds = 0, $owner = null): Lock
+    {
+        return new TableLock($this->lockNamespace, (string) $name, (int) $seconds, $owner);
+    }
+
+    public function restoreLock($name, $owner): Lock
+    {
+        return $this->lock($name, 0, $owner);
+    }
+
+    private static function expire($seconds): ?int
+    {
+        $seconds = (int) $seconds;
+        return $seconds > 0 ? min($seconds, 2147483647) : null;
+    }
+}

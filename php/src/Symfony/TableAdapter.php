@@ -1,0 +1,222 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Shm\Cache\Symfony;
+
+use Psr\Log\LoggerInterface;
+use Shm\Table;
+use Symfony\Component\Cache\Adapter\AbstractAdapter;
+use Symfony\Component\Cache\CacheItem;
+use Symfony\Component\Cache\Exception\CacheException;
+use Symfony\Component\Cache\Marshaller\MarshallerInterface;
+use Symfony\Component\Cache\PruneableInterface;
+use Symfony\Contracts\Cache\CacheInterface;
+use Symfony\Contracts\Cache\ItemInterface;
+
+/**
+ * A Symfony Cache adapter over Shm\Table, shaped like Symfony's ApcuAdapter: the same constructor
+ * (namespace, default lifetime, version, marshaller), built on AbstractAdapter, so it is a PSR-6 pool, a
+ * Symfony contracts cache (get() with a callback) and usable in `framework.cache` pools.
+ *
+ * - The Symfony namespace is a Shm\Table namespace (AbstractAdapter is given none, so ids are the keys
+ *   themselves): clear() is Shm\Table::clear() of that namespace, O(1) for readers, and other pools'
+ *   entries are untouched. An empty namespace selects the table namespace "@symfony".
+ * - $version: the first adapter built with a version the namespace has not seen clears the namespace
+ *   (ApcuAdapter's behaviour: a deploy starts with an empty pool). The versions live in the table
+ *   namespace "@versions", so clear() does not forget them.
+ * - get($key, $callback): on a miss the callback runs in one worker of the host at a time, through
+ *   Shm\Table::remember() on a claim key, instead of Symfony's LockRegistry (flock, off under the CLI).
+ *   Workers that wait read the value the first one saved. If a waiter finds nothing (the first worker
+ *   threw, or chose not to save), it runs the callback itself.
+ * - Keys are validated on every call, not only under assert() as AbstractAdapter does.
+ * - prune() reclaims the namespace's expired entries now (Shm\Table sweeps them lazily otherwise).
+ */
+class TableAdapter extends AbstractAdapter implements PruneableInterface
+{
+    private const DEFAULT_NS = '@symfony';
+    private const VERSIONS_NS = '@versions';
+    /** Claims for get(): '@' cannot start a valid key, so they never collide with an item. */
+    private const CLAIM_PREFIX = '@compute:';
+    /** How long a claim key outlives a computation whose worker died before deleting it. */
+    private const CLAIM_TTL = 10;
+
+    private string $tableNamespace;
+    private ?MarshallerInterface $marshaller;
+
+    public function __construct(string $namespace = '', int $defaultLifetime = 0, ?string $version = null, ?MarshallerInterface $marshaller = null)
+    {
+        if (!static::isSupported()) {
+            throw new CacheException('The table extension is not loaded or is disabled (table.enabled=0).');
+        }
+        if ($namespace !== '') {
+            CacheItem::validateKey($namespace);
+            if (\strlen($namespace) > 255) {
+                throw new \Symfony\Component\Cache\Exception\InvalidArgumentException('A table namespace is at most 255 bytes.');
+            }
+        }
+        $this->tableNamespace = $namespace === '' ? self::DEFAULT_NS : $namespace;
+        parent::__construct('', $defaultLifetime);
+        // Longer ids are hashed by AbstractAdapter::getId(): Shm\Table's keys are at most 65,535 bytes.
+        $this->maxIdLength = 65535;
+        $this->marshaller = $marshaller;
+
+        if ($version !== null) {
+            CacheItem::validateKey($version);
+            if (Table::get($this->tableNamespace, self::VERSIONS_NS) !== $version) {
+                Table::clear($this->tableNamespace);
+                Table::set($this->tableNamespace, $version, null, self::VERSIONS_NS);
+            }
+        }
+
+        $this->setCallbackWrapper(\Closure::fromCallable([$this, 'computeOnce']));
+    }
+
+    public static function isSupported(): bool
+    {
+        return class_exists(Table::class, false) && filter_var(\ini_get('table.enabled'), \FILTER_VALIDATE_BOOLEAN);
+    }
+
+    /** The Shm\Table namespace this pool lives in. */
+    public function getTableNamespace(): string
+    {
+        return $this->tableNamespace;
+    }
+
+    public function prune(): bool
+    {
+        // count() sweeps the namespace's expired entries before it counts.
+        return Table::count($this->tableNamespace) !== false;
+    }
+
+    /**
+     * The callback wrapper of get(): one computation per miss across the host.
+     *
+     * @internal
+     */
+    public function computeOnce(callable $callback, ItemInterface $item, bool &$save, CacheInterface $pool, ?\Closure $setMetadata = null, ?LoggerInterface $logger = null): mixed
+    {
+        $key = $item->getKey();
+        $claim = self::CLAIM_PREFIX . $key;
+        if (\strlen($claim) > 65535) {
+            return $callback($item, $save);
+        }
+        $recompute = $item->isHit();   // early expiration or $beta = INF: compute even though it is there
+        $computed = false;
+        $value = null;
+        Table::remember($claim, function () use ($callback, $item, &$save, $pool, $setMetadata, $recompute, $key, &$computed, &$value) {
+            if (!$recompute) {
+                // Whoever held the claim before us may have saved it between our miss and our claim.
+                $fresh = $pool->getItem($key);
+                if ($fresh->isHit()) {
+                    $value = $fresh->get();
+                    $save = false;
+                    $computed = true;
+                    return 1;
+                }
+            }
+            $value = $callback($item, $save);
+            $computed = true;
+            if ($save) {
+                if ($setMetadata !== null) {
+                    $setMetadata($item);
+                }
+                $pool->save($item->set($value));
+                $save = false;
+            }
+            return 1;
+        }, self::CLAIM_TTL, $this->tableNamespace);
+
+        if ($computed) {
+            Table::delete($claim, $this->tableNamespace);
+            $logger && $logger->info('Item "{key}" computed under a table claim', ['key' => $key]);
+            return $value;
+        }
+        // Another worker computed it: read what it saved.
+        $fresh = $pool->getItem($key);
+        if ($fresh->isHit()) {
+            $save = false;
+            $logger && $logger->info('Item "{key}" retrieved after another worker computed it', ['key' => $key]);
+            return $fresh->get();
+        }
+        return $callback($item, $save);
+    }
+
+    /**
+     * Every key is validated, always: AbstractAdapter checks keys only inside assert(), which production
+     * PHP compiles away (zend.assertions=-1).
+     *
+     * @internal
+     */
+    protected function getId($key)
+    {
+        CacheItem::validateKey($key);
+        return parent::getId($key);
+    }
+
+    protected function doFetch(array $ids)
+    {
+        $unserializeCallbackHandler = ini_set('unserialize_callback_func', parent::class . '::handleUnserializeCallback');
+        try {
+            $values = Table::getMany($ids, $this->tableNamespace);
+            if ($this->marshaller !== null) {
+                foreach ($values as $id => $v) {
+                    $values[$id] = $this->marshaller->unmarshall($v);
+                }
+            }
+            return $values;
+        } catch (\Error $e) {
+            throw new \ErrorException($e->getMessage(), $e->getCode(), \E_ERROR, $e->getFile(), $e->getLine());
+        } finally {
+            ini_set('unserialize_callback_func', $unserializeCallbackHandler);
+        }
+    }
+
+    protected function doHave(string $id)
+    {
+        return Table::exists($id, $this->tableNamespace);
+    }
+
+    protected function doClear(string $namespace)
+    {
+        if ($namespace === '') {
+            return Table::clear($this->tableNamespace);
+        }
+        // clear($prefix): the keys that start with it (glob metacharacters escaped).
+        $keys = Table::keys(addcslashes($namespace, '\\*?[]') . '*', $this->tableNamespace);
+        if ($keys === false) {
+            return false;
+        }
+        if ($keys !== []) {
+            Table::deleteMany($keys, $this->tableNamespace);
+        }
+        return true;
+    }
+
+    protected function doDelete(array $ids)
+    {
+        if ($ids !== []) {
+            Table::deleteMany(array_map('strval', $ids), $this->tableNamespace);
+        }
+        return true;
+    }
+
+    protected function doSave(array $values, int $lifetime)
+    {
+        if ($this->marshaller !== null && !$values = $this->marshaller->marshall($values, $failed)) {
+            return $failed;
+        }
+        $expire = $lifetime > 0 ? min($lifetime, 2147483647) : null;
+        if (Table::setMany($values, $expire, $this->tableNamespace)) {
+            return $failed ?? [];
+        }
+        // Out of memory for part of the batch: store one by one to report which ids are not stored.
+        $failures = $failed ?? [];
+        foreach ($values as $id => $value) {
+            if (!Table::set((string) $id, $value, $expire, $this->tableNamespace)) {
+                $failures[] = $id;
+            }
+        }
+        return $failures;
+    }
+}
