@@ -84,6 +84,8 @@ shipped_files() {
 		case "$f" in
 			# not shipped: development-only parts of the tree
 			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*) continue ;;
+			# the PHP library table/cache: a Composer package of its own (php/composer.json), not part of the extension
+			php/*) continue ;;
 			.gitignore|.gitattributes|.editorconfig|core/Makefile|package.xml|composer.json) continue ;;
 			# the extension's sources
 			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|php_table_*.c|php_table_*.h) r=src ;;

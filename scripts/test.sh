@@ -13,9 +13,11 @@
 #   arginfo    table_arginfo.h is what scripts/gen-arginfo.sh makes of table.stub.php (run in a copy)
 #   phpt       the PHPT suite in tests/ via run-tests.php, on the freshly built table.so
 #   smoke      benchmarks/smoke.sh, a short run of every benchmark case, and benchmarks/test/*_check.sh
+#   adapters   php/tests/run.sh: table/cache's PHPUnit suite (PSR-16, PSR-6, Symfony, Laravel) on the table.so
 #
 # Options (environment variables in brackets):
 #   --quick               same as --layers=phpt
+#   TEST_SKIP_LAYERS=a,b  leave these out of the chosen layers (.ci/run runs adapters as a step of its own)
 #   --layers=a,b,...      pick layers                                      [TEST_LAYERS]
 #   --php=PATH            the PHP to build and test against: its php-config, its php binary, or its
 #                         install prefix (e.g. /var/cache/table-ci/php-debug from build-debug-php.sh)  [PHP_CONFIG]
@@ -40,7 +42,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TABLE_ROOT"
 
-LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke}
+LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke,adapters}
 IGBINARY=${TABLE_IGBINARY:-0}
 ZERO_COPY=${TABLE_ZERO_COPY:-0}
 VALGRIND=${PHPT_VALGRIND:-0}
@@ -70,7 +72,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-has_layer() { [[ ",$LAYERS," == *",$1,"* ]]; }
+has_layer() { [[ ",$LAYERS," == *",$1,"* && ",${TEST_SKIP_LAYERS:-}," != *",$1,"* ]]; }
 
 # --- the PHP to use ------------------------------------------------------------------------------------
 if [ -n "$PHP_ARG" ]; then
@@ -185,7 +187,7 @@ if has_layer fuzz; then
 fi
 
 # --- build the extension -------------------------------------------------------------------------------
-{ has_layer arginfo || has_layer phpt || has_layer smoke; } && setup_php
+{ has_layer arginfo || has_layer phpt || has_layer smoke || has_layer adapters; } && setup_php
 
 if has_layer arginfo; then
 	if [ -f scripts/gen-arginfo.sh ] && [ -f table.stub.php ]; then
@@ -205,7 +207,7 @@ if has_layer arginfo; then
 fi
 
 BUILT=0
-if has_layer phpt || has_layer smoke; then
+if has_layer phpt || has_layer smoke || has_layer adapters; then
 	B="$BUILD_ROOT/$LABEL"
 	if [ ! -f table.c ] || [ ! -f config.m4 ]; then
 		record build 0 0 0 "WARNING: no table.c yet, extension not built; phpt and smoke cannot run"
@@ -315,6 +317,23 @@ if has_layer smoke && [ $BUILT = 1 ]; then
 	for f in benchmarks/test/*_check.sh; do [ -f "$f" ] && scripts+=("$f"); done
 	[ ${#scripts[@]} -gt 0 ] || record smoke 0 0 0 "no benchmarks/smoke.sh yet"
 	for f in "${scripts[@]+"${scripts[@]}"}"; do run_bench_script "$f"; done
+fi
+
+# --- layer: adapters -----------------------------------------------------------------------------------
+# php/tests/run.sh: PHPUnit (Debian's) on the PHP library in php/, against the table.so just built.
+if has_layer adapters && [ $BUILT = 1 ]; then
+	banner "adapters: php/tests/run.sh (PHPUnit: PSR-16, PSR-6, Symfony, Laravel)"
+	alog="$BUILD_ROOT/adapters-$LABEL.log"
+	NO_INSTALL=$NO_INSTALL bash php/tests/run.sh "$EXT_SO" --php "$PHP_BIN" 2>&1 | tee "$alog"
+	arc=${PIPESTATUS[0]}
+	c=$(counts_from adapters "$alog")
+	if [ -z "$c" ]; then
+		record adapters 0 1 0 "php/tests/run.sh ended without a summary (exit $arc); see $alog"
+	else
+		set -- $c "$arc"
+		as=$(grep -aE '^adapters: [0-9]+ passed' "$alog" | tail -n 1 | sed -nE 's/.*, ([0-9]+) skipped$/\1/p')
+		if [ "$3" -ne 0 ] && [ "$2" -eq 0 ]; then record adapters "$1" 1 "${as:-0}" "exit $3"; else RECORD_QUIET=1 record adapters "$1" "$2" "${as:-0}"; fi
+	fi
 fi
 
 # --- summary -------------------------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# php/tests/run.sh - run table/cache's PHPUnit suite (php/tests/) against a table.so.
+#
+#   bash php/tests/run.sh [TABLE_SO] [--php PHP_BINARY] [-- PHPUNIT_ARGS...]
+#
+# Without TABLE_SO it builds one from a fresh copy of the sources in build/adapters/ (scripts/lib.sh's
+# table_build). As root it installs what it needs from Debian's archive (NO_INSTALL=1: don't): PHPUnit,
+# the php-cache/integration-tests conformance suite, Symfony Cache, Laravel's cache, container and config,
+# and the PSR interfaces. The suites:
+#   psr16    the conformance suite's SimpleCacheTest on Shm\Cache\SimpleCache, plus tests of its own
+#   psr6     the conformance suite's CachePoolTest on Shm\Cache\CacheItemPool, plus tests of its own
+#   symfony  CachePoolTest on Shm\Cache\Symfony\TableAdapter, get() stampede protection across forked
+#            workers, namespaces, version, prune
+#   laravel  Shm\Cache\Laravel\TableStore through Illuminate\Cache\Repository, locks across forked
+#            workers, the service provider through CacheManager
+# PHP runs with zend.assertions=-1 (production), so key validation is proven not to rely on assert().
+# The TTL tests sleep (the table's clock cannot be mocked): about 30 s in all.
+# Output: PHPUnit's, a line per suite, and last `adapters: N passed, N failed[, N skipped]`.
+set -uo pipefail
+{
+. "$(dirname "$0")/../../scripts/lib.sh"
+cd "$TABLE_ROOT"
+SO="" PHP_ARG="" EXTRA=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--php) PHP_ARG=$2; shift ;;
+		--php=*) PHP_ARG=${1#*=} ;;
+		--) shift; EXTRA=("$@"); break ;;
+		-h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+		*) SO=$1 ;;
+	esac
+	shift
+done
+finish() { echo "adapters: $1 passed, $2 failed${3:+, $3 skipped}"; [ "$2" -eq 0 ]; exit; }
+
+if [ "${NO_INSTALL:-0}" != 1 ]; then
+	pkgs=(phpunit php-cache-integration-tests php-symfony-cache php-illuminate-cache php-illuminate-container
+		php-illuminate-config php-psr-cache php-psr-simple-cache)
+	[ -z "$PHP_ARG" ] && pkgs+=(php8.2-cli)
+	[ -z "$SO" ] && pkgs+=(php8.2-dev build-essential autoconf automake libtool)
+	apt_ensure "${pkgs[@]}"
+fi
+PHPUNIT=$(command -v phpunit) || { log "phpunit not found (apt-get install phpunit)"; finish 0 1; }
+
+if [ -z "$SO" ]; then
+	php_tools
+	table_build "$TABLE_ROOT/build/adapters" 0 "-O2 -g -Wall -Wextra -Werror" || finish 0 1
+	SO=$EXT_SO
+fi
+[ -f "$SO" ] || { log "no table.so at $SO"; finish 0 1; }
+SO=$(cd "$(dirname "$SO")" && pwd)/$(basename "$SO")
+PHP=${PHP_ARG:-${PHP_BIN:-php}}
+
+OUT="$TABLE_ROOT/build/adapters-phpunit"
+mkdir -p "$OUT"
+JUNIT="$OUT/junit.xml"
+rm -f "$JUNIT"
+log "PHPUnit on $($PHP -r 'echo PHP_VERSION;') with $SO"
+TABLE_SO="$SO" "$PHP" -d "extension=$SO" -d zend.assertions=-1 -d zend.signal_check=1 -d display_errors=1 \
+	"$PHPUNIT" -c php/tests/phpunit.xml --log-junit "$JUNIT" "${EXTRA[@]+"${EXTRA[@]}"}"
+rc=$?
+[ -s "$JUNIT" ] || { log "PHPUnit wrote no results (exit $rc)"; finish 0 1; }
+
+# Per suite and in total, from the JUnit log: failed = failures + errors; skipped includes incomplete.
+counts=$("$PHP" -r '
+	$x = simplexml_load_file($argv[1]);
+	$t = [0, 0, 0];
+	foreach ($x->testsuite->testsuite as $s) {
+		$n = (int) $s["tests"]; $f = (int) $s["failures"] + (int) $s["errors"]; $k = (int) $s["skipped"];
+		printf("  %-8s %d passed, %d failed, %d skipped\n", $s["name"], $n - $f - $k, $f, $k);
+		$t[0] += $n - $f - $k; $t[1] += $f; $t[2] += $k;
+	}
+	echo implode(" ", $t), "\n";
+' "$JUNIT") || finish 0 1
+sed '$d' <<<"$counts"
+read -r p f s <<<"$(tail -n 1 <<<"$counts")"
+# PHPUnit failing for a reason the log does not count (a warning, a risky test) still fails the run.
+[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+[ "$s" -gt 0 ] && finish "$p" "$f" "$s"
+finish "$p" "$f"
+}
