@@ -6,6 +6,7 @@
 #define PHP_TABLE_H
 
 #include "php.h"
+#include "php_table_compat.h"
 
 #define PHP_TABLE_VERSION "0.1.0"
 #define PHP_TABLE_EXTNAME "table"
