@@ -7,9 +7,11 @@
  * php-src's UPGRADING.INTERNALS notes; what they change, and what that means for this extension:
  *
  * 8.3   - zend_string gained IS_STR_VALID_UTF8 (a GC flag caching "this string is valid UTF-8"). The
- *         zero-copy image writes string flags by hand (IS_STR_INTERNED only): never setting the new flag is
- *         correct, it only forgoes a cache. PHP_TABLE_STR_VALID_UTF8 is 0 before 8.3 for code that wants
- *         to carry it over from a source string.
+ *         zero-copy image writes string flags by hand. It carries the source string's mark over, as
+ *         opcache does when it interns a string (PHP_TABLE_STR_VALID_UTF8 is 0 before 8.3): a string without
+ *         the mark is still correct (the mark is only a cache), but some extensions set it with
+ *         GC_ADD_FLAGS() without checking for interned strings, and a string that has it already makes
+ *         that write a no-op rather than a store into the shared segment.
  * 8.4   - Z_PARAM_FUNC still frees trampolines (the new Z_PARAM_FUNC_NO_TRAMPOLINE_FREE keeps them):
  *         remember() uses Z_PARAM_FUNC and calls the function before returning, so nothing changes.
  *       - ext/standard/php_rand.h, php_mt_rand.h, php_lcg.h, php_random.h were removed: the binding

@@ -15,6 +15,7 @@
 #include "php.h"
 #include "serializer.h"
 #include "image.h"
+#include "php_table_compat.h"
 
 #define IMAGE_ALIGNED(n) ZEND_MM_ALIGNED_SIZE(n)
 
@@ -118,7 +119,9 @@ static zend_string *write_string(const zend_string *src, char **cur)
 	zend_string *s = bump(cur, string_size(len));
 
 	GC_SET_REFCOUNT(s, 2);
-	GC_TYPE_INFO(s) = GC_STRING | (IS_STR_INTERNED << GC_FLAGS_SHIFT);
+	/* PHP >= 8.3: keep the source's valid-UTF-8 mark, as opcache does, so that code which sets it
+	 * (some extensions do without checking for interned strings) finds it set and writes nothing. */
+	GC_TYPE_INFO(s) = GC_STRING | ((IS_STR_INTERNED | (GC_FLAGS(src) & PHP_TABLE_STR_VALID_UTF8)) << GC_FLAGS_SHIFT);
 	/* The engine reads an interned string's hash without computing it. Computed here rather than with
 	 * zend_string_hash_val(), which would write into a source string that may be immutable itself. */
 	ZSTR_H(s) = ZSTR_H(src) ? ZSTR_H(src) : zend_inline_hash_func(ZSTR_VAL(src), len);
