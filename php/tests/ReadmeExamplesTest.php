@@ -1,0 +1,85 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Shm\Cache\Tests;
+
+use Illuminate\Cache\CacheManager;
+use Illuminate\Config\Repository as Config;
+use Illuminate\Container\Container;
+use PHPUnit\Framework\TestCase;
+use Shm\Cache\CacheItemPool;
+use Shm\Cache\Laravel\TableServiceProvider;
+use Shm\Cache\SimpleCache;
+use Shm\Cache\Symfony\TableAdapter;
+use Shm\Table;
+use Symfony\Contracts\Cache\ItemInterface;
+
+/** The snippets of README's "Use it from Symfony / Laravel / PSR-16" section, as written there. */
+final class ReadmeExamplesTest extends TestCase
+{
+    protected function setUp(): void
+    {
+        Table::clear('app');
+        Table::clear('laravel');
+        Table::clear('laravel:locks');
+        Table::delete('app', '@versions');
+    }
+
+    public function testPsr16AndPsr6Snippet(): void
+    {
+        $user = new \stdClass();
+        $user->id = 42;
+
+        $cache = new SimpleCache('app', 3600);
+        $cache->set('config', ['debug' => false]);
+        $cache->set('flag', true, new \DateInterval('PT5M'));
+        $pool = new CacheItemPool('app');
+        $pool->save($pool->getItem('user.42')->set($user)->expiresAfter(60));
+
+        $this->assertSame(3600, Table::ttl('config', 'app'));
+        $this->assertLessThanOrEqual(300, Table::ttl('flag', 'app'));
+        $this->assertEquals($user, $pool->getItem('user.42')->get());
+        $cache->set('flag', true, -1);
+        $this->assertFalse($cache->has('flag'), 'a negative TTL deletes');
+    }
+
+    public function testSymfonySnippet(): void
+    {
+        $deployVersion = 'build-1';
+        $calls = 0;
+        $build = function () use (&$calls) {
+            $calls++;
+            return ['rows' => 3];
+        };
+
+        $cache = new TableAdapter('app', 0, $deployVersion);
+        foreach ([1, 2] as $_) {
+            $report = $cache->get('report', function (ItemInterface $item) use ($build) {
+                $item->expiresAfter(300);
+                return $build();
+            });
+        }
+        $this->assertSame(['rows' => 3], $report);
+        $this->assertSame(1, $calls);
+        $this->assertLessThanOrEqual(300, Table::ttl('report', 'app'));
+    }
+
+    public function testLaravelSnippet(): void
+    {
+        $app = new Container();
+        $app->instance('config', new Config(['cache' => [
+            'default' => 'table',
+            'stores' => ['table' => ['driver' => 'table', 'namespace' => 'laravel']],
+        ]]));
+        $app->singleton('cache', fn ($app) => new CacheManager($app));
+        (new TableServiceProvider($app))->register();
+
+        $app['cache']->store('table')->put('k', 'v', 60);
+        $sent = $app['cache']->store('table')->lock('invoice:42', 10)->get(fn () => 'sent 42');
+
+        $this->assertSame('v', Table::get('k', 'laravel'));
+        $this->assertSame('sent 42', $sent);
+        $this->assertFalse(Table::exists('invoice:42', 'laravel:locks'), 'get() with a callback released the lock');
+    }
+}
