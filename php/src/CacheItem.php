@@ -63,7 +63,9 @@ final class CacheItem implements CacheItemInterface
         if ($time === null) {
             $this->expiry = null;
         } elseif (\is_int($time)) {
-            $this->expiry = time() + $time;
+            $now = time();
+            // Saturate instead of overflowing to a float: the pool caps TTLs at Shm\Table's maximum anyway.
+            $this->expiry = $time > PHP_INT_MAX - $now ? PHP_INT_MAX : $now + $time;
         } elseif ($time instanceof \DateInterval) {
             $this->expiry = (new \DateTimeImmutable('@' . time()))->add($time)->getTimestamp();
         } else {

@@ -52,6 +52,18 @@ final class CacheItemPoolTest extends TestCase
         $this->assertLessThanOrEqual(3600, Table::ttl('at', 'psr6-a'));
     }
 
+    public function testHugeExpiriesAreCappedNotOverflowed(): void
+    {
+        $p = new CacheItemPool('psr6-a');
+        $this->assertTrue($p->save($p->getItem('max')->set(1)->expiresAfter(PHP_INT_MAX)));
+        $this->assertTrue($p->getItem('max')->isHit());
+        $this->assertGreaterThan(2000000000, Table::ttl('max', 'psr6-a'));
+        $this->assertTrue($p->save($p->getItem('far')->set(1)->expiresAt(new \DateTimeImmutable('+200 years'))));
+        $this->assertGreaterThan(2000000000, Table::ttl('far', 'psr6-a'));
+        $this->assertTrue($p->save($p->getItem('min')->set(1)->expiresAfter(PHP_INT_MIN)));
+        $this->assertFalse($p->hasItem('min'), 'an expiry in the past deletes');
+    }
+
     public function testCommitStoresEveryDeferredItemWithItsOwnTtl(): void
     {
         $p = new CacheItemPool('psr6-a');

@@ -58,6 +58,22 @@ final class TableAdapterTest extends TestCase
         $this->assertFalse($pool->hasItem('k'));
     }
 
+    public function testACallbackThatThrowsStoresNothingAndTheNextMissComputesAgain(): void
+    {
+        $pool = new TableAdapter('sf-a');
+        try {
+            $pool->get('k', function () {
+                throw new \DomainException('backend down');
+            });
+            $this->fail('the exception must propagate');
+        } catch (\DomainException $e) {
+            $this->assertSame('backend down', $e->getMessage());
+        }
+        $this->assertFalse($pool->hasItem('k'));
+        $this->assertFalse(Table::exists('@compute:k', 'sf-a'));
+        $this->assertSame('recovered', $pool->get('k', fn () => 'recovered'), 'the next miss computes again');
+    }
+
     public function testConcurrentMissesRunTheCallbackOnceAcrossWorkers(): void
     {
         $results = Workers::run(4, function (int $i) {
