@@ -13,6 +13,7 @@
 #            workers, namespaces, version, prune
 #   laravel  Shm\Cache\Laravel\TableStore through Illuminate\Cache\Repository, locks across forked
 #            workers, the service provider through CacheManager
+#   signatures  the PSR classes load against psr/cache and psr/simple-cache 2 and 3 (Debian has 1)
 #   readme   the snippets of README's "Use it from Symfony / Laravel / PSR-16" section
 # PHP runs with zend.assertions=-1 (production), so key validation is proven not to rely on assert().
 # The TTL tests sleep (the table's clock cannot be mocked): about 30 s in all.
