@@ -142,19 +142,40 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
         return $callback($item, $save);
     }
 
-    /**
-     * Every key is validated, always: AbstractAdapter checks keys only inside assert(), which production
-     * PHP compiles away (zend.assertions=-1).
-     *
-     * @internal
+    /*
+     * Every key is validated on every call: AbstractAdapter checks keys only inside assert(), which
+     * production PHP compiles away (zend.assertions=-1). The signatures are those of Symfony 6 and 7,
+     * which Symfony 5.4's untyped ones accept.
      */
-    protected function getId($key)
+
+    public function getItem(mixed $key): CacheItem
     {
-        CacheItem::validateKey($key);
-        return parent::getId($key);
+        return parent::getItem(CacheItem::validateKey($key));
     }
 
-    protected function doFetch(array $ids)
+    public function getItems(array $keys = []): iterable
+    {
+        array_map([CacheItem::class, 'validateKey'], $keys);
+        return parent::getItems($keys);
+    }
+
+    public function hasItem(mixed $key): bool
+    {
+        return parent::hasItem(CacheItem::validateKey($key));
+    }
+
+    public function deleteItem(mixed $key): bool
+    {
+        return parent::deleteItem(CacheItem::validateKey($key));
+    }
+
+    public function deleteItems(array $keys): bool
+    {
+        array_map([CacheItem::class, 'validateKey'], $keys);
+        return parent::deleteItems($keys);
+    }
+
+    protected function doFetch(array $ids): iterable
     {
         $unserializeCallbackHandler = ini_set('unserialize_callback_func', parent::class . '::handleUnserializeCallback');
         try {
@@ -172,12 +193,12 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
         }
     }
 
-    protected function doHave(string $id)
+    protected function doHave(string $id): bool
     {
         return Table::exists($id, $this->tableNamespace);
     }
 
-    protected function doClear(string $namespace)
+    protected function doClear(string $namespace): bool
     {
         if ($namespace === '') {
             return Table::clear($this->tableNamespace);
@@ -193,7 +214,7 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
         return true;
     }
 
-    protected function doDelete(array $ids)
+    protected function doDelete(array $ids): bool
     {
         if ($ids !== []) {
             Table::deleteMany(array_map('strval', $ids), $this->tableNamespace);
@@ -201,7 +222,7 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
         return true;
     }
 
-    protected function doSave(array $values, int $lifetime)
+    protected function doSave(array $values, int $lifetime): array|bool
     {
         if ($this->marshaller !== null && !$values = $this->marshaller->marshall($values, $failed)) {
             return $failed;
