@@ -121,6 +121,20 @@ final class SimpleCacheTest extends TestCase
         new SimpleCache('psr16-a', -1);
     }
 
+    /** php/autoload.php alone (no Composer) finds the PSR interfaces a system package installed. */
+    public function testAutoloadWithoutComposerLoadsSystemPsrInterfaces(): void
+    {
+        if (stream_resolve_include_path('Psr/SimpleCache/autoload.php') === false) {
+            $this->markTestSkipped('no psr/simple-cache on the include path (Debian: php-psr-simple-cache)');
+        }
+        $code = 'require ' . var_export(\dirname(__DIR__) . '/autoload.php', true) . ';'
+            . 'echo json_encode([(new Shm\Cache\SimpleCache("x")) instanceof Psr\SimpleCache\CacheInterface,'
+            . ' (new Shm\Cache\CacheItemPool("x")) instanceof Psr\Cache\CacheItemPoolInterface]);';
+        $out = shell_exec(escapeshellarg(PHP_BINARY) . ' -n -d include_path=' . escapeshellarg(get_include_path())
+            . ' -r ' . escapeshellarg($code) . ' 2>&1');
+        $this->assertSame('[true,true]', $out);
+    }
+
     /** A disabled table is a PSR CacheException that names the setting, not a silent miss. */
     public function testDisabledTableThrowsCacheException(): void
     {
