@@ -74,7 +74,12 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
 
     public static function isSupported(): bool
     {
-        return class_exists(Table::class, false) && filter_var(\ini_get('table.enabled'), \FILTER_VALIDATE_BOOLEAN);
+        if (!class_exists(Table::class, false)) {
+            return false;
+        }
+        // PHP's own reading of a boolean INI value (no ext/filter needed): on/yes/true, or a non-zero number.
+        $v = strtolower(trim((string) \ini_get('table.enabled')));
+        return \in_array($v, ['on', 'yes', 'true'], true) || (int) $v !== 0;
     }
 
     /** The Shm\Table namespace this pool lives in. */

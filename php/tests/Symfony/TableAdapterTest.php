@@ -151,6 +151,23 @@ final class TableAdapterTest extends TestCase
         (new TableAdapter('sf-a'))->getItem('a:b');
     }
 
+    public function testIsSupportedReadsTableEnabled(): void
+    {
+        $this->assertTrue(TableAdapter::isSupported());
+        $so = getenv('TABLE_SO');
+        if ($so === false || $so === '') {
+            $this->markTestSkipped('TABLE_SO (the table.so under test) is not set');
+        }
+        $code = 'require ' . var_export(\dirname(__DIR__) . '/bootstrap.php', true) . ';'
+            . 'var_export(Shm\Cache\Symfony\TableAdapter::isSupported()); echo "|";'
+            . 'try { new Shm\Cache\Symfony\TableAdapter("x"); } catch (Symfony\Component\Cache\Exception\CacheException $e) { echo $e->getMessage(); }';
+        foreach (['0', 'off'] as $setting) {
+            $out = shell_exec(escapeshellarg(PHP_BINARY) . ' -n -d extension=' . escapeshellarg($so) . ' -d table.enabled=' . $setting
+                . ' -d include_path=' . escapeshellarg(get_include_path()) . ' -r ' . escapeshellarg($code) . ' 2>&1');
+            $this->assertSame("false|The table extension is not loaded or is disabled (table.enabled=0).", $out, "table.enabled=$setting");
+        }
+    }
+
     public function testWorksBehindSymfonysPsr16Bridge(): void
     {
         $cache = new Psr16Cache(new TableAdapter('sf-a'));
