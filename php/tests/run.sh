@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # php/tests/run.sh - run table/cache's PHPUnit suite (php/tests/) against a table.so.
 #
-#   bash php/tests/run.sh [TABLE_SO] [--php PHP_BINARY] [-- PHPUNIT_ARGS...]
+#   bash php/tests/run.sh [TABLE_SO] [--php PHP_BINARY] [--zero-copy] [-- PHPUNIT_ARGS...]
 #
 # Without TABLE_SO it builds one from a fresh copy of the sources in build/adapters/ (scripts/lib.sh's
 # table_build). As root it installs what it needs from Debian's archive (NO_INSTALL=1: don't): PHPUnit,
@@ -15,6 +15,7 @@
 #            workers, the service provider through CacheManager
 #   signatures  the PSR classes load against psr/cache and psr/simple-cache 2 and 3 (Debian has 1)
 #   readme   the snippets of README's "Use it from Symfony / Laravel / PSR-16" section
+# --zero-copy runs PHP with -d table.zero_copy=1 (arrays read straight from shared memory).
 # PHP runs with zend.assertions=-1 (production), so key validation is proven not to rely on assert().
 # The TTL tests sleep (the table's clock cannot be mocked): about 30 s in all.
 # Output: PHPUnit's, a line per suite, and last `adapters: N passed, N failed[, N skipped]`.
@@ -22,11 +23,12 @@ set -uo pipefail
 {
 . "$(dirname "$0")/../../scripts/lib.sh"
 cd "$TABLE_ROOT"
-SO="" PHP_ARG="" EXTRA=()
+SO="" PHP_ARG="" EXTRA=() PHP_OPTS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--php) PHP_ARG=$2; shift ;;
 		--php=*) PHP_ARG=${1#*=} ;;
+		--zero-copy) PHP_OPTS+=(-d table.zero_copy=1) ;;
 		--) shift; EXTRA=("$@"); break ;;
 		-h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 		*) SO=$1 ;;
@@ -58,7 +60,7 @@ mkdir -p "$OUT"
 JUNIT="$OUT/junit.xml"
 rm -f "$JUNIT"
 log "PHPUnit on $($PHP -r 'echo PHP_VERSION;') with $SO"
-TABLE_SO="$SO" "$PHP" -d "extension=$SO" -d zend.assertions=-1 -d zend.signal_check=1 -d display_errors=1 \
+TABLE_SO="$SO" "$PHP" -d "extension=$SO" "${PHP_OPTS[@]+"${PHP_OPTS[@]}"}" -d zend.assertions=-1 -d zend.signal_check=1 -d display_errors=1 \
 	"$PHPUNIT" -c php/tests/phpunit.xml --log-junit "$JUNIT" "${EXTRA[@]+"${EXTRA[@]}"}"
 rc=$?
 [ -s "$JUNIT" ] || { log "PHPUnit wrote no results (exit $rc)"; finish 0 1; }
