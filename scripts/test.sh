@@ -13,6 +13,7 @@
 #   arginfo    table_arginfo.h is what scripts/gen-arginfo.sh makes of table.stub.php (run in a copy)
 #   phpt       the PHPT suite in tests/ via run-tests.php, on the freshly built table.so
 #   smoke      benchmarks/smoke.sh, a short run of every benchmark case, and benchmarks/test/*_check.sh
+#   observe    status/test/run.sh: the status page served by `php -S`, checked in headless Chromium
 #
 # Options (environment variables in brackets):
 #   --quick               same as --layers=phpt
@@ -40,7 +41,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TABLE_ROOT"
 
-LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke}
+LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke,observe}
 IGBINARY=${TABLE_IGBINARY:-0}
 ZERO_COPY=${TABLE_ZERO_COPY:-0}
 VALGRIND=${PHPT_VALGRIND:-0}
@@ -95,6 +96,8 @@ setup_php() {
 		local pkgs=()
 		[ -z "$PHP_ARG" ] && pkgs+=(php8.2-dev php8.2-cli php-apcu php-igbinary php-redis php-parser)
 		has_layer smoke && pkgs+=(redis-server php-redis php-apcu)
+		has_layer phpt && pkgs+=(prometheus)      # promtool, for tests/12_observability/metrics_promtool.phpt
+		has_layer observe && pkgs+=(chromium)
 		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
 		[ ${#pkgs[@]} -eq 0 ] || apt_ensure "${pkgs[@]}"
 	fi
@@ -185,7 +188,7 @@ if has_layer fuzz; then
 fi
 
 # --- build the extension -------------------------------------------------------------------------------
-{ has_layer arginfo || has_layer phpt || has_layer smoke; } && setup_php
+{ has_layer arginfo || has_layer phpt || has_layer smoke || has_layer observe; } && setup_php
 
 if has_layer arginfo; then
 	if [ -f scripts/gen-arginfo.sh ] && [ -f table.stub.php ]; then
@@ -205,7 +208,7 @@ if has_layer arginfo; then
 fi
 
 BUILT=0
-if has_layer phpt || has_layer smoke; then
+if has_layer phpt || has_layer smoke || has_layer observe; then
 	B="$BUILD_ROOT/$LABEL"
 	if [ ! -f table.c ] || [ ! -f config.m4 ]; then
 		record build 0 0 0 "WARNING: no table.c yet, extension not built; phpt and smoke cannot run"
@@ -315,6 +318,17 @@ if has_layer smoke && [ $BUILT = 1 ]; then
 	for f in benchmarks/test/*_check.sh; do [ -f "$f" ] && scripts+=("$f"); done
 	[ ${#scripts[@]} -gt 0 ] || record smoke 0 0 0 "no benchmarks/smoke.sh yet"
 	for f in "${scripts[@]+"${scripts[@]}"}"; do run_bench_script "$f"; done
+fi
+
+# --- layer: observe -----------------------------------------------------------------------------------
+if has_layer observe && [ $BUILT = 1 ]; then
+	banner "observe: status/test/run.sh (status page in headless Chromium)"
+	olog="$BUILD_ROOT/observe-$LABEL.log"
+	NO_INSTALL=1 bash status/test/run.sh "$EXT_SO" --php "$PHP_BIN" 2>&1 | tee "$olog"
+	orc=${PIPESTATUS[0]}
+	c=$(counts_from observe "$olog")
+	if [ -z "$c" ]; then record observe 0 1 0 "exit $orc; see $olog"
+	else set -- $c; RECORD_QUIET=1 record observe "$1" "$(( $2 == 0 && orc != 0 ? 1 : $2 ))"; fi
 fi
 
 # --- summary -------------------------------------------------------------------------------------------
