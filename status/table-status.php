@@ -179,7 +179,7 @@ body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, 
 header { padding: 14px 24px; background: #101828; color: #fff; display: flex; gap: 24px; align-items: baseline; flex-wrap: wrap; }
 header h1 { font-size: 18px; margin: 0; }
 header .sub { color: #d0d5dd; }
-main { padding: 16px 24px; display: grid; gap: 16px; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); }
+main { padding: 16px 24px; display: grid; gap: 16px; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); }
 section { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 14px 16px; }
 section.wide { grid-column: 1 / -1; }
 h2 { font-size: 15px; margin: 0 0 10px; }
@@ -188,7 +188,7 @@ th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 th { color: var(--mute); font-weight: 600; font-size: 12px; }
 th.sort { cursor: pointer; user-select: none; }
-dl { display: grid; grid-template-columns: auto 1fr; gap: 3px 16px; margin: 0; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; margin: 0; }
 dt { color: var(--mute); }
 dd { margin: 0; font-variant-numeric: tabular-nums; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 16px; margin-top: 8px; font-size: 12px; }

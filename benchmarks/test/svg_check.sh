@@ -35,7 +35,7 @@ check "... one bar per subject and worker count, at the factor the results repor
   if ($results === [] || count($bars) !== count($results)) { fwrite(STDERR, count($bars) . " bars, " . count($results) . " results\n"); exit(1); }
   foreach ($results as $r) {
     $f = $bars[$r["subject"] . "@" . $r["workers"]] ?? null;
-    if ($f === null || abs($f - $r["factor"]) > 0.001 || !in_array($r["subject"], $names, true)) { fwrite(STDERR, "{$r["subject"]} x{$r["workers"]}: " . var_export($f, true) . " vs {$r["factor"]}\n"); exit(2); }
+    if ($f === null || abs($f - $r["factor"]) > 0.001 * $r["factor"] || !in_array($r["subject"], $names, true)) { fwrite(STDERR, "{$r["subject"]} x{$r["workers"]}: " . var_export($f, true) . " vs {$r["factor"]}\n"); exit(2); }
   }' "$svg" "$work_dir/run.json"
 check "... names the subject Table" grep -q '>Table</text>' "$svg"
 

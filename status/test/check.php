@@ -12,6 +12,8 @@
  *     configured to;
  *   - a request forwarded by a proxy, and one from a non-loopback address, get 403;
  *   - a screenshot is written (--screenshot FILE).
+ * --readme-shot FILE then fills the table like a busy cache (fixture.php?seed=demo) and takes the
+ * README's screenshot of the main page.
  *
  *   php status/test/check.php --so build/release/modules/table.so [--screenshot build/ci/observe/status.png]
  *                             [--chromium /usr/bin/chromium]
@@ -19,7 +21,7 @@
  * Prints `ok - ...` / `FAIL - ...` per check and, last, `observe: N passed, N failed`.
  */
 
-$opt = getopt('', ['so:', 'screenshot:', 'chromium:', 'keep']);
+$opt = getopt('', ['so:', 'screenshot:', 'readme-shot:', 'chromium:', 'keep']);
 $so = $opt['so'] ?? '';
 $shot = $opt['screenshot'] ?? null;
 $chromium = $opt['chromium'] ?? (trim((string) shell_exec('command -v chromium || command -v chromium-browser')) ?: '/usr/bin/chromium');
@@ -323,6 +325,14 @@ if ($shot !== null) {
     [, $err, $rc] = chromium("$base/table-status.php?ns=" . bin2hex('users'), ["--screenshot=$shot", '--window-size=1280,1500']);
     $png = @file_get_contents($shot, false, null, 0, 8);
     check($png === "\x89PNG\r\n\x1a\n", "a screenshot is written to $shot", "exit $rc; " . substr($err, -300));
+}
+
+if (isset($opt['readme-shot'])) {
+    $f = $opt['readme-shot'];
+    [$st] = http_get("$base/fixture.php?seed=demo");
+    @unlink($f);
+    [, $err, $rc] = chromium("$base/table-status.php", ["--screenshot=$f", '--window-size=1000,1065']);
+    check($st === 200 && is_file($f), "the README screenshot is written to $f", "HTTP $st, exit $rc");
 }
 
 finish();

@@ -2,11 +2,41 @@
 /*
  * status/test/fixture.php - served next to table-status.php by status/test/check.php only (never shipped
  * to a web folder). ?seed=1 fills the table with known data, hostile names included; ?stats=1 returns
- * stats() as JSON, as the server process (which owns the table the page shows) sees it.
+ * stats() as JSON, as the server process (which owns the table the page shows) sees it; ?seed=demo fills
+ * it like a busy application's cache, for the README's screenshot.
  */
 use Shm\Table;
 
 header('Content-Type: application/json');
+if (($_GET['seed'] ?? '') === 'demo') {
+    Table::clearAll();
+    mt_srand(42);
+    $record = ['id' => 0, 'name' => 'Aachen', 'class' => 'L5', 'mass' => 21.0, 'fall' => 'Fell', 'year' => 1880,
+        'geo' => ['lat' => 50.775, 'lng' => 6.08333]];
+    for ($i = 0; $i < 6000; $i++) {
+        Table::set("meteorite:$i", ['id' => $i] + $record, null, 'meteorites');
+    }
+    for ($i = 0; $i < 3000; $i++) {
+        Table::set("sess:" . bin2hex(random_bytes(8)), str_repeat('s', mt_rand(200, 2000)), 1440, 'sessions');
+    }
+    for ($i = 0; $i < 800; $i++) {
+        Table::set("route:/product/$i", ['controller' => 'Product', 'action' => 'show', 'id' => $i], 3600, 'routes');
+    }
+    foreach (['feature:search' => true, 'feature:beta' => false, 'config' => ['debug' => false, 'ttl' => 60]] as $k => $v) {
+        Table::set($k, $v);
+    }
+    for ($i = 0; $i < 200; $i++) {
+        Table::increment('rate:' . mt_rand(1, 50), 1, 60, 'ratelimit');
+    }
+    for ($i = 0; $i < 20000; $i++) {
+        Table::get('meteorite:' . mt_rand(0, 6999), 'meteorites');
+    }
+    for ($i = 0; $i < 1500; $i++) {
+        Table::set('meteorite:' . mt_rand(0, 5999), ['id' => $i] + $record, null, 'meteorites');
+    }
+    echo json_encode(['seeded' => true]);
+    return;
+}
 if (isset($_GET['seed'])) {
     Table::clearAll();
     for ($i = 0; $i < 40; $i++) {

@@ -101,7 +101,7 @@ final class RunCommand
                 throw new BenchmarkFailure("cannot write {$options->out}");
             }
             if ($options->svg !== null) {
-                $title = 'Shm\\Table benchmarks: ' . implode(', ', array_map(static fn (array $c): string => $c['name'], $cases));
+                $title = count($cases) === 1 ? "Shm\\Table benchmarks: {$cases[0]['name']}" : 'Shm\\Table benchmarks';
                 $svg = SvgChart::render([['this run', ResultFile::fromJson($json, 'this run')]], $title);
                 if (file_put_contents($options->svg, $svg) === false) {
                     throw new BenchmarkFailure("cannot write {$options->svg}");

@@ -134,22 +134,33 @@ final class SvgChart
     }
 
     /**
-     * case => workers => subject => [factor in each file, null where it did not run]; subjects in the
-     * order of the first file (slowest first), then any only the second has.
+     * case => workers => subject => [factor in each file, null where it did not run]. Within a case every
+     * worker group lists the subjects in one order (as first met: the slowest of the first group first),
+     * so that a subject sits in the same place in each group.
      *
      * @param list<array{0: string, 1: ResultFile}> $files
      * @return array<string, array<int, array<string, list<float|null>>>>
      */
     private static function cases(array $files): array
     {
-        $out = [];
+        $order = $groups = [];
         foreach ($files as [, $file]) {
             foreach ($file->groups() as $case => $byWorkers) {
                 ksort($byWorkers);
                 foreach ($byWorkers as $workers => $subjects) {
+                    $groups[$case][$workers] = true;
                     foreach ($subjects as $subject) {
-                        $out[$case][$workers][$subject] = [];
+                        $order[$case][$subject] = true;
                     }
+                }
+            }
+        }
+        $out = [];
+        foreach ($groups as $case => $byWorkers) {
+            ksort($byWorkers);
+            foreach (array_keys($byWorkers) as $workers) {
+                foreach (array_keys($order[$case]) as $subject) {
+                    $out[$case][$workers][$subject] = [];
                 }
             }
         }
