@@ -5,6 +5,8 @@ table.memory=16M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc';
 if (!trim((string) shell_exec('command -v promtool 2>/dev/null'))) die('skip promtool not installed (Debian: apt-get install prometheus)');
+// valgrind --trace-children would check promtool itself, a Go program, and report its runtime
+table_skip_if_valgrind('promtool is a Go program');
 ?>
 --FILE--
 <?php
