@@ -328,7 +328,7 @@ svg text.donut-label { font-size: 7px; }
 <section class="wide" id="namespaces">
 <h2>Namespaces</h2>
 <table id="ns-table">
-<thead><tr><th class="sort" data-type="s">namespace</th><th class="sort n" data-type="n">entries</th><th class="sort n" data-type="n">bytes</th><th class="sort n" data-type="n">share</th><th class="sort n" data-type="n">with a TTL</th><th></th></tr></thead>
+<thead><tr><th class="sort" data-type="s" data-key="namespace">namespace</th><th class="sort n" data-type="n" data-key="entries">entries</th><th class="sort n" data-type="n" data-key="bytes">bytes</th><th class="sort n" data-type="n" data-key="share">share</th><th class="sort n" data-type="n" data-key="ttl">with a TTL</th><th></th></tr></thead>
 <tbody>
 <?php
     $nss = $s['namespaces'];
@@ -416,25 +416,42 @@ Page <?= $page + 1 ?> of <?= $pages ?>.
         errors.push(String(e.message));
         document.body.setAttribute('data-js-errors', errors.join(' | '));
     });
-    // Sortable namespace table: click a header.
+    // Sortable namespace table: click a header (again to reverse). The order is kept in the URL
+    // (?sort=entries-desc), so a reload or the auto-refresh keeps it.
     var table = document.getElementById('ns-table');
     if (table) {
-        var heads = table.querySelectorAll('th.sort');
-        Array.prototype.forEach.call(heads, function (th, col) {
+        var heads = Array.prototype.slice.call(table.querySelectorAll('th.sort'));
+        var sortBy = function (th, desc) {
+            var col = th.cellIndex;
+            var numeric = th.getAttribute('data-type') === 'n';
+            var body = table.tBodies[0];
+            var rows = Array.prototype.slice.call(body.rows);
+            rows.sort(function (a, b) {
+                var x = a.cells[col].getAttribute('data-sort'), y = b.cells[col].getAttribute('data-sort');
+                var c = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+                return desc ? -c : c;
+            });
+            rows.forEach(function (r) { body.appendChild(r); });
+            heads.forEach(function (h) { h.removeAttribute('data-dir'); });
+            th.setAttribute('data-dir', desc ? 'desc' : 'asc');
+        };
+        heads.forEach(function (th) {
             th.addEventListener('click', function () {
-                var numeric = th.getAttribute('data-type') === 'n';
                 var desc = th.getAttribute('data-dir') !== 'desc';
-                var body = table.tBodies[0];
-                var rows = Array.prototype.slice.call(body.rows);
-                rows.sort(function (a, b) {
-                    var x = a.cells[col].getAttribute('data-sort'), y = b.cells[col].getAttribute('data-sort');
-                    var c = numeric ? Number(x) - Number(y) : x.localeCompare(y);
-                    return desc ? -c : c;
-                });
-                rows.forEach(function (r) { body.appendChild(r); });
-                th.setAttribute('data-dir', desc ? 'desc' : 'asc');
+                sortBy(th, desc);
+                var url = new URL(window.location.href);
+                url.searchParams.set('sort', th.getAttribute('data-key') + (desc ? '-desc' : '-asc'));
+                window.history.replaceState(null, '', url.toString());
             });
         });
+        var wanted = /^([a-z]+)-(asc|desc)$/.exec(new URLSearchParams(window.location.search).get('sort') || '');
+        if (wanted) {
+            heads.forEach(function (th) {
+                if (th.getAttribute('data-key') === wanted[1]) {
+                    sortBy(th, wanted[2] === 'desc');
+                }
+            });
+        }
     }
     // Optional refresh, remembered across reloads.
     var box = document.getElementById('autorefresh');

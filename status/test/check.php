@@ -258,6 +258,29 @@ foreach ($ttlWant as $hex => $n) {
 }
 check($ttlGot == $ttlWant, 'TTL\'d entries per namespace are counted', json_encode($ttlGot));
 
+// sorting: the order in the URL (what a click on a header sets) is applied on load
+foreach (['entries-desc' => fn($a, $b) => $b['ns_count'] <=> $a['ns_count'], 'bytes-asc' => fn($a, $b) => $a['ns_memory'] <=> $b['ns_memory']] as $sort => $cmp) {
+    [$h] = chromium("$base/table-status.php?sort=$sort", ['--dump-dom']);
+    $order = [];
+    foreach (dom($h)->query('//table[@id="ns-table"]/tbody/tr') as $tr) {
+        $order[$tr->getAttribute('data-ns')] = $rows[$tr->getAttribute('data-ns')];
+    }
+    $want = $order;
+    uasort($want, $cmp);
+    check(count($order) === count($rows) && array_keys($order) === array_keys($want) && str_contains($h, 'data-dir="' . explode('-', $sort)[1] . '"'),
+        "the namespace table is sorted by ?sort=$sort", implode(',', array_keys($order)));
+}
+
+// the page's own headers: a nonce CSP that allows no inline script or style but its own, and no caching
+$ctx = stream_context_create(['http' => ['ignore_errors' => true]]);
+$page = file_get_contents("$base/table-status.php", false, $ctx);
+$hdr = strtolower(implode("\n", $http_response_header));
+preg_match("/script-src 'nonce-([a-z0-9+\/=]+)'/", $hdr, $nm);
+check(isset($nm[1]) && str_contains($page, 'nonce="') && !str_contains($hdr, 'unsafe-inline') && str_contains($hdr, "default-src 'none'")
+    && str_contains($hdr, "frame-ancestors 'none'") && str_contains($hdr, 'x-content-type-options: nosniff')
+    && str_contains($hdr, 'cache-control: no-store') && str_contains($hdr, 'referrer-policy: no-referrer'),
+    'the page sends a nonce Content-Security-Policy, nosniff, no-store and no-referrer', $hdr);
+
 // hostile names are text, not markup
 $injected = $x->query('//*[@id="xss-ns" or @id="xss-key" or @id="xss-val"] | //body//script[not(@nonce)] | //img');
 $text = $x->query('//table[@id="ns-table"]')->item(0)?->textContent ?? '';
