@@ -50,6 +50,10 @@ if (!is_file($so)) {
     check(false, 'table.so given with --so', "no such file: '$so'");
     finish();
 }
+if (!class_exists('DOMDocument')) {
+    check(false, 'ext/dom loaded (it reads the page Chromium rendered)', 'Debian: apt-get install php-xml');
+    finish();
+}
 if (!is_executable($chromium)) {
     check(false, 'chromium installed', "$chromium not found (Debian: apt-get install chromium)");
     finish();

@@ -5,7 +5,7 @@
 #
 #   bash status/test/run.sh build/release/modules/table.so [--php PHP] [--no-install]
 #
-# Installs chromium (and php-cli) from Debian's archive when missing (NO_INSTALL=1 or --no-install: don't).
+# Installs chromium and php-xml (ext/dom, for check.php) from Debian's archive when missing (NO_INSTALL=1 or --no-install: don't).
 # Ends with `observe: N passed, N failed`.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -26,7 +26,7 @@ if [ -z "$SO" ] || [ ! -f "$SO" ]; then
 	echo "observe: 0 passed, 1 failed"
 	exit 1
 fi
-[ "$NO_INSTALL" = 1 ] || apt_ensure chromium
+[ "$NO_INSTALL" = 1 ] || apt_ensure chromium php-xml   # check.php reads the DOM with ext/dom
 SHOT="$TABLE_ROOT/build/ci/observe/status.png"
 mkdir -p "$(dirname "$SHOT")"
 "$PHP" "$TABLE_ROOT/status/test/check.php" --so "$(cd "$(dirname "$SO")" && pwd)/$(basename "$SO")" --screenshot "$SHOT"
