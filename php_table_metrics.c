@@ -4,11 +4,14 @@
  *
  *     <?php header('Content-Type: text/plain; version=0.0.4'); echo Shm\Table::metrics();
  *
- * The figures are the ones stats() reports, read with the same tbl_get_stats() call, so the two never
- * disagree about what a figure means. Every table-wide figure is one row of php_table_metric_defs: a new
- * field in tbl_stats_t is one line there. Counters end in _total and only grow while the segment lives
- * (they restart at 0 with a new segment, which Prometheus treats as a counter reset); everything else is
- * a gauge. Per-namespace figures carry the namespace as a label.
+ * The figures are stats()'s own: metrics() calls stats() and writes what it returned, so the two can
+ * never disagree, whatever figures the core adds or however it counts namespaces. Every table-wide
+ * figure is one row of php_table_metric_defs naming its stats() key: a new figure is one line there, and
+ * a row whose key stats() lacks is skipped (so rows for figures of other core versions can sit there
+ * early). Counters end in _total and only grow while the segment lives (they restart at 0 with a new
+ * segment, which Prometheus treats as a counter reset); everything else is a gauge. Per-namespace
+ * figures carry the namespace as a label. Building stats()'s array costs a few microseconds: nothing
+ * next to a scrape's HTTP request.
  *
  * Namespace names are binary and user-controlled, but a label value must be UTF-8, and the format can
  * only escape backslash, double quote and newline. A name that is valid UTF-8 without control
@@ -21,54 +24,54 @@
 # include "config.h"
 #endif
 
-#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include "php.h"
 #include "zend_smart_str.h"
 #include "php_table_internal.h"
 
-/* A table-wide figure: a field of tbl_stats_t, or a value derived from several (derive != NULL). */
+/* A table-wide figure: one top-level key of the stats() array. A row whose key stats() does not have
+ * (a figure another version of the core adds) is left out, so a row can be added before its figure. */
 typedef struct php_table_metric_def {
 	const char *name;     /* after the table_ prefix; counters end in _total */
 	const char *type;     /* "counter" or "gauge" */
+	const char *key;      /* the stats() key: an int, or a bool (written as 0/1) */
 	const char *help;
-	size_t off;           /* offsetof(tbl_stats_t, field) when derive is NULL */
-	uint64_t (*derive)(const tbl_stats_t *s);
 } php_table_metric_def;
 
-static uint64_t php_table_copied_reads(const tbl_stats_t *s)
-{
-	return s->hits >= s->zero_copy_reads ? s->hits - s->zero_copy_reads : 0;
-}
-
-#define PHP_TABLE_COUNTER(name, field, help) { name, "counter", help, offsetof(tbl_stats_t, field), NULL }
-#define PHP_TABLE_GAUGE(name, field, help)   { name, "gauge", help, offsetof(tbl_stats_t, field), NULL }
+#define PHP_TABLE_COUNTER(name, key, help) { name, "counter", key, help }
+#define PHP_TABLE_GAUGE(name, key, help)   { name, "gauge", key, help }
 
 static const php_table_metric_def php_table_metric_defs[] = {
-	PHP_TABLE_COUNTER("hits_total", hits, "Lookups that found a live entry."),
-	PHP_TABLE_COUNTER("misses_total", misses, "Lookups that found no live entry."),
-	PHP_TABLE_COUNTER("sets_total", sets, "Writes that stored an entry."),
-	PHP_TABLE_COUNTER("deletes_total", deletes, "Entries removed by delete() and deleteMany() (clear() is not counted)."),
-	PHP_TABLE_COUNTER("evictions_total", evictions, "Live entries evicted to make room for a write."),
-	PHP_TABLE_COUNTER("expirations_total", expirations, "Expired entries removed."),
-	PHP_TABLE_COUNTER("oom_total", oom, "Writes that failed because memory was full and nothing could be evicted."),
-	PHP_TABLE_COUNTER("lock_repairs_total", lock_repairs, "Locks recovered from a process that died holding them."),
-	PHP_TABLE_COUNTER("gc_runs_total", gc_runs, "Leak-recovery passes run after a writer died holding a lock."),
-	PHP_TABLE_COUNTER("zero_copy_reads_total", zero_copy_reads, "Hits handed to PHP straight from shared memory, without a copy."),
-	{ "copied_reads_total", "counter", "Hits whose value was copied out of shared memory.", 0, php_table_copied_reads },
-	PHP_TABLE_GAUGE("entries", entries, "Live entries, all namespaces."),
-	PHP_TABLE_GAUGE("entry_bytes", entry_bytes, "Bytes held by live entries, all namespaces."),
-	PHP_TABLE_GAUGE("memory_size_bytes", segment_size, "Size of the shared-memory segment (table.memory)."),
-	PHP_TABLE_GAUGE("memory_heap_bytes", heap_size, "Part of the segment usable for entries."),
-	PHP_TABLE_GAUGE("memory_used_bytes", used_bytes, "Heap bytes in use, retired blocks included."),
-	PHP_TABLE_GAUGE("memory_free_bytes", free_bytes, "Heap bytes free."),
-	PHP_TABLE_GAUGE("memory_largest_free_bytes", largest_free, "Largest value one allocation could get right now."),
-	PHP_TABLE_GAUGE("memory_retired_bytes", retired_bytes, "Bytes retired and not yet freed: what readers and zero-copy pins hold back."),
-	PHP_TABLE_GAUGE("retired_blocks", retired_blocks, "Blocks retired and not yet freed."),
-	PHP_TABLE_GAUGE("processes_attached", slots_used, "Processes holding a reader slot."),
-	PHP_TABLE_GAUGE("slots", slots_total, "Reader slots in the segment (the most processes attached at once)."),
-	PHP_TABLE_GAUGE("pins", pins, "Reader slots pinned by zero-copy reads right now."),
-	PHP_TABLE_GAUGE("namespaces_created", namespaces, "Namespaces created, the default one included."),
-	PHP_TABLE_GAUGE("buckets", buckets, "Buckets of the hash index."),
+	PHP_TABLE_COUNTER("hits_total", "hits", "Lookups that found a live entry."),
+	PHP_TABLE_COUNTER("misses_total", "misses", "Lookups that found no live entry."),
+	PHP_TABLE_COUNTER("sets_total", "sets", "Writes that stored an entry."),
+	PHP_TABLE_COUNTER("deletes_total", "deletes", "Entries removed by delete() and deleteMany() (clear() is not counted)."),
+	PHP_TABLE_COUNTER("evictions_total", "evictions", "Live entries evicted to make room for a write."),
+	PHP_TABLE_COUNTER("evicted_bytes_total", "evicted_bytes", "Bytes of the live entries evicted to make room."),
+	PHP_TABLE_COUNTER("eviction_runs_total", "eviction_runs", "Writes that had to evict to make room."),
+	PHP_TABLE_COUNTER("expirations_total", "expirations", "Expired entries removed."),
+	PHP_TABLE_COUNTER("oom_total", "oom", "Writes that failed because memory was full and nothing could be evicted."),
+	PHP_TABLE_COUNTER("lock_repairs_total", "lock_repairs", "Locks recovered from a process that died holding them."),
+	PHP_TABLE_COUNTER("gc_runs_total", "gc_runs", "Leak-recovery passes run after a writer died holding a lock."),
+	PHP_TABLE_COUNTER("zero_copy_reads_total", "zero_copy_reads", "Hits handed to PHP straight from shared memory, without a copy."),
+	PHP_TABLE_COUNTER("copied_reads_total", "copied_reads", "Hits whose value was copied out of shared memory."),
+	PHP_TABLE_GAUGE("entries", "entries", "Live entries, all namespaces."),
+	PHP_TABLE_GAUGE("memory_size_bytes", "memory_size", "Size of the shared-memory segment (table.memory)."),
+	PHP_TABLE_GAUGE("memory_used_bytes", "memory_used", "Heap bytes in use, retired blocks included."),
+	PHP_TABLE_GAUGE("memory_free_bytes", "memory_free", "Heap bytes free."),
+	PHP_TABLE_GAUGE("memory_largest_free_bytes", "memory_largest_free", "Largest value one allocation could get right now."),
+	PHP_TABLE_GAUGE("memory_retired_bytes", "retired_bytes", "Bytes retired and not yet freed: what readers and zero-copy holds keep back."),
+	PHP_TABLE_GAUGE("memory_held_bytes", "held_bytes", "Bytes of the entries zero-copy readers hold right now."),
+	PHP_TABLE_GAUGE("memory_held_retired_bytes", "held_retired_bytes", "Of the held bytes, those of retired entries: memory kept from reuse."),
+	PHP_TABLE_GAUGE("held_entries", "held_entries", "Entries zero-copy readers hold right now."),
+	PHP_TABLE_GAUGE("processes_attached", "slots_used", "Processes holding a reader slot."),
+	PHP_TABLE_GAUGE("slots", "slots_total", "Reader slots in the segment (the most processes attached at once)."),
+	PHP_TABLE_GAUGE("pins", "pins", "Reader slots holding zero-copy reads right now."),
+	PHP_TABLE_GAUGE("buckets", "buckets", "Buckets of the hash index."),
+	PHP_TABLE_GAUGE("max_chain", "max_chain", "Entries in the longest hash chain."),
+	PHP_TABLE_GAUGE("zero_copy_enabled", "zero_copy", "1 when this process reads arrays without copying (table.zero_copy as resolved for its SAPI)."),
+	PHP_TABLE_GAUGE("zero_copy_budget_bytes", "zero_copy_budget", "Retired bytes past which a request that is not holding entries yet copies arrays (table.zero_copy_budget)."),
 };
 
 #undef PHP_TABLE_COUNTER
@@ -84,15 +87,6 @@ static void php_table_metric_head(smart_str *out, const char *name, const char *
 	smart_str_appends(out, name);
 	smart_str_appendc(out, ' ');
 	smart_str_appends(out, type);
-	smart_str_appendc(out, '\n');
-}
-
-static void php_table_metric_value(smart_str *out, const char *name, uint64_t v)
-{
-	smart_str_appends(out, "table_");
-	smart_str_appends(out, name);
-	smart_str_appendc(out, ' ');
-	smart_str_append_unsigned(out, (zend_ulong)v);
 	smart_str_appendc(out, '\n');
 }
 
@@ -165,66 +159,100 @@ static void php_table_ns_label(smart_str *out, const char *name, size_t len)
 	smart_str_appends(out, "\"}");
 }
 
-/* Per-namespace gauges: the default namespace always, the others while they hold an entry (as in
- * stats()['namespaces']). */
-static void php_table_ns_metrics(smart_str *out, tbl_t *t, const char *name, const char *help,
-                                 uint64_t (*figure)(tbl_t *, tbl_ns_t))
+/* Per-namespace gauges from stats()['namespaces']: name => ['count' => int, 'memory' => int]. */
+static void php_table_ns_metrics(smart_str *out, HashTable *nss, const char *name, const char *field, const char *help)
 {
-	unsigned n = tbl_ns_count_created(t);
+	zend_string *key;
+	zend_ulong idx;
+	zval *one, *v;
 
 	php_table_metric_head(out, name, "gauge", help);
-	for (unsigned i = 0; i < n; i++) {
+	ZEND_HASH_FOREACH_KEY_VAL(nss, idx, key, one) {
+		char buf[MAX_LENGTH_OF_LONG + 1];
+		const char *nsname = buf;
 		size_t len;
-		const char *nsname;
-		if (i != TBL_NS_DEFAULT && tbl_ns_entries(t, (tbl_ns_t)i) == 0) {
+		if (Z_TYPE_P(one) != IS_ARRAY || !(v = zend_hash_str_find(Z_ARRVAL_P(one), field, strlen(field))) || Z_TYPE_P(v) != IS_LONG) {
 			continue;
 		}
-		nsname = tbl_ns_name(t, (tbl_ns_t)i, &len);
+		if (key) {
+			nsname = ZSTR_VAL(key);
+			len = ZSTR_LEN(key);
+		} else {
+			/* A name of decimal digits is an integer key of the array. */
+			len = (size_t)snprintf(buf, sizeof(buf), ZEND_LONG_FMT, (zend_long)idx);
+		}
 		smart_str_appends(out, "table_");
 		smart_str_appends(out, name);
 		php_table_ns_label(out, nsname, len);
 		smart_str_appendc(out, ' ');
-		smart_str_append_unsigned(out, (zend_ulong)figure(t, (tbl_ns_t)i));
+		smart_str_append_long(out, Z_LVAL_P(v));
 		smart_str_appendc(out, '\n');
+	} ZEND_HASH_FOREACH_END();
+}
+
+static void php_table_metric_string_label(smart_str *out, const char *label, zval *v)
+{
+	smart_str_appendc(out, ',');
+	smart_str_appends(out, label);
+	smart_str_appends(out, "=\"");
+	if (v && Z_TYPE_P(v) == IS_STRING) {
+		/* policy and serializer names: [a-z0-9_] */
+		smart_str_append(out, Z_STR_P(v));
 	}
+	smart_str_appendc(out, '"');
 }
 
 PHP_METHOD(Shm_Table, metrics)
 {
-	tbl_t *t;
-	tbl_stats_t s;
+	zend_function *stats;
+	zval st, *v;
 	smart_str out = {0};
 
 	ZEND_PARSE_PARAMETERS_NONE();
 
-	if (!(t = php_table_handle())) {
+	/* The figures are stats()'s own, read by calling it: the two can never disagree. */
+	stats = zend_hash_str_find_ptr(&php_table_ce->function_table, "stats", sizeof("stats") - 1);
+	ZEND_ASSERT(stats != NULL);
+	ZVAL_UNDEF(&st);
+	zend_call_known_function(stats, NULL, php_table_ce, &st, 0, NULL, NULL);
+	if (EG(exception) || Z_TYPE(st) != IS_ARRAY) {
+		zval_ptr_dtor(&st);
 		RETURN_THROWS();
 	}
-	tbl_get_stats(t, &s);
 
 	for (size_t i = 0; i < sizeof(php_table_metric_defs) / sizeof(php_table_metric_defs[0]); i++) {
 		const php_table_metric_def *d = &php_table_metric_defs[i];
-		uint64_t v = d->derive ? d->derive(&s) : *(const uint64_t *)((const char *)&s + d->off);
+		zend_long n;
+		v = zend_hash_str_find(Z_ARRVAL(st), d->key, strlen(d->key));
+		if (!v) {
+			continue;
+		}
+		switch (Z_TYPE_P(v)) {
+			case IS_LONG:  n = Z_LVAL_P(v); break;
+			case IS_TRUE:  n = 1; break;
+			case IS_FALSE: n = 0; break;
+			default: continue;
+		}
 		php_table_metric_head(&out, d->name, d->type, d->help);
-		php_table_metric_value(&out, d->name, v);
+		smart_str_appends(&out, "table_");
+		smart_str_appends(&out, d->name);
+		smart_str_appendc(&out, ' ');
+		smart_str_append_long(&out, n);
+		smart_str_appendc(&out, '\n');
 	}
 
-	/* This process's settings: the same in every worker of one master. */
-	php_table_metric_head(&out, "zero_copy_enabled", "gauge",
-		"1 when this process reads arrays without copying (table.zero_copy as resolved for its SAPI).");
-	php_table_metric_value(&out, "zero_copy_enabled", php_table_zero_copy ? 1 : 0);
-	php_table_metric_head(&out, "zero_copy_budget_bytes", "gauge",
-		"Retired bytes past which a request that is not pinned yet copies arrays (table.zero_copy_budget).");
-	php_table_metric_value(&out, "zero_copy_budget_bytes", php_table_zero_copy_budget);
 	php_table_metric_head(&out, "info", "gauge", "Always 1; the labels name the version and the settings.");
-	smart_str_appends(&out, "table_info{version=\"" PHP_TABLE_VERSION "\",eviction_policy=\"");
-	smart_str_appends(&out, php_table_policy_names[php_table_policy]);
-	smart_str_appends(&out, "\",serializer=\"");
-	smart_str_appends(&out, php_table_ser->name);
-	smart_str_appends(&out, "\"} 1\n");
+	smart_str_appends(&out, "table_info{version=\"" PHP_TABLE_VERSION "\"");
+	php_table_metric_string_label(&out, "eviction_policy", zend_hash_str_find(Z_ARRVAL(st), "eviction_policy", sizeof("eviction_policy") - 1));
+	php_table_metric_string_label(&out, "serializer", zend_hash_str_find(Z_ARRVAL(st), "serializer", sizeof("serializer") - 1));
+	smart_str_appends(&out, "} 1\n");
 
-	php_table_ns_metrics(&out, t, "namespace_entries", "Live entries per namespace.", tbl_ns_entries);
-	php_table_ns_metrics(&out, t, "namespace_bytes", "Bytes held by the entries of each namespace.", tbl_ns_bytes);
+	v = zend_hash_str_find(Z_ARRVAL(st), "namespaces", sizeof("namespaces") - 1);
+	if (v && Z_TYPE_P(v) == IS_ARRAY) {
+		php_table_ns_metrics(&out, Z_ARRVAL_P(v), "namespace_entries", "count", "Live entries per namespace.");
+		php_table_ns_metrics(&out, Z_ARRVAL_P(v), "namespace_bytes", "memory", "Bytes held by the entries of each namespace.");
+	}
+	zval_ptr_dtor(&st);
 
 	RETURN_STR(smart_str_extract(&out));
 }

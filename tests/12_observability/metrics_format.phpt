@@ -9,7 +9,7 @@ table.memory=16M
 use Shm\Table;
 require __DIR__ . '/observability.inc';
 
-$names = ['plain', 'quote"back\\slash', "new\nline", "bin\x00\xff", "caf\u{e9}", "\xc3", 'default'];
+$names = ['plain', 'quote"back\\slash', "new\nline", "bin\x00\xff", "caf\u{e9}", "\xc3", 'default', '123'];
 foreach ($names as $i => $ns) {
     Table::set("k$i", str_repeat('v', $i + 1), null, $ns);
 }
@@ -65,6 +65,7 @@ bool(false)
 array(0) {
 }
 namespace=""
+namespace="123"
 namespace="caf\u00e9"
 namespace="default"
 namespace="plain"
@@ -72,8 +73,8 @@ namespace="quote\"back\\slash"
 namespace_hex="62696e00ff"
 namespace_hex="6e65770a6c696e65"
 namespace_hex="c3"
-int(8)
-int(8)
+int(9)
+int(9)
 1
 1
 bool(false)
