@@ -228,7 +228,9 @@ svg text.donut-label { font-size: 7px; }
     $used = $s['memory_used'];
     $free = $s['memory_free'];
     $retired = $s['retired_bytes'];
-    $held = $s['held_bytes'] ?? null;                 // per-entry zero-copy holds, when the core reports them
+    // Per-entry zero-copy holds, when the core reports them: held_bytes are the entries readers hold,
+    // held_retired_bytes those of them already retired (memory kept from reuse, part of retired_bytes).
+    $held = isset($s['held_retired_bytes']) ? (int) $s['held_retired_bytes'] : null;
     $retiredOnly = max(0, $retired - (int) $held);
     $live = max(0, $used - $retired);
     $meta = max(0, $size - $used - $free);           // index, slots, locks, namespace tables
@@ -239,7 +241,7 @@ svg text.donut-label { font-size: 7px; }
         ['retired', 'retired, not yet freed', $retiredOnly],
     ];
     if ($held !== null) {
-        $parts[] = ['held', 'held by zero-copy readers', (int) $held];
+        $parts[] = ['held', 'retired, held by zero-copy readers', $held];
     }
     $parts[] = ['free', 'free', $free];
     $parts[] = ['meta', 'index and bookkeeping', $meta];
@@ -265,7 +267,7 @@ svg text.donut-label { font-size: 7px; }
 <dt>largest free block</dt><dd><?= $largest === null ? 'n/a' : ts_fig('memory_largest_free', $largest, ts_bytes($largest)) ?></dd>
 <dt>fragmentation</dt><dd><?= $frag === null ? 'n/a' : ts_fig('fragmentation', round($frag, 4), ts_pct($frag, 1)) ?> <span class="mute">(1 - largest free block / free)</span></dd>
 <dt>retired, not yet freed</dt><dd><?= ts_fig('retired_bytes', $retired, ts_bytes($retired)) ?></dd>
-<?php if ($held !== null): ?><dt>held by zero-copy readers</dt><dd><?= ts_fig('held_bytes', (int) $held, ts_bytes((int) $held)) ?></dd><?php endif; ?>
+<?php if (isset($s['held_bytes'])): ?><dt>held by zero-copy readers</dt><dd><?= ts_fig('held_bytes', $s['held_bytes'], ts_bytes($s['held_bytes'])) ?> in <?= isset($s['held_entries']) ? ts_fig('held_entries', $s['held_entries']) : '?' ?> entries<?php if ($held !== null): ?>, of which retired <?= ts_fig('held_retired_bytes', $held, ts_bytes($held)) ?><?php endif; ?></dd><?php endif; ?>
 <dt>entries</dt><dd><?= ts_fig('entries', $s['entries']) ?></dd>
 </dl>
 </section>

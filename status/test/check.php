@@ -207,9 +207,14 @@ $s = $after;
 $expect = [];
 foreach (['hits', 'misses', 'sets', 'deletes', 'evictions', 'expirations', 'oom', 'entries', 'memory_used',
     'memory_free', 'memory_size', 'memory_largest_free', 'retired_bytes', 'slots_used', 'slots_total', 'pins',
-    'lock_repairs', 'gc_runs', 'zero_copy_budget', 'zero_copy_reads', 'copied_reads', 'eviction_policy',
+    'lock_repairs', 'zero_copy_budget', 'zero_copy_reads', 'copied_reads', 'eviction_policy',
     'serializer'] as $k) {
     $expect[$k] = (string) $s[$k];
+}
+foreach (['held_bytes', 'held_entries', 'held_retired_bytes', 'gc_runs'] as $k) {
+    if (isset($s[$k])) {
+        $expect[$k] = (string) $s[$k];   // figures of core versions that report them
+    }
 }
 $expect['zero_copy'] = $s['zero_copy'] ? '1' : '0';
 $expect['hit_ratio'] = (string) round($s['hits'] / ($s['hits'] + $s['misses']), 4);
@@ -217,6 +222,10 @@ $expect['fragmentation'] = (string) round(1 - $s['memory_largest_free'] / $s['me
 $expect['part_live'] = (string) ($s['memory_used'] - $s['retired_bytes']);
 $expect['part_free'] = (string) $s['memory_free'];
 $expect['part_meta'] = (string) ($s['memory_size'] - $s['memory_used'] - $s['memory_free']);
+$expect['part_retired'] = (string) max(0, $s['retired_bytes'] - ($s['held_retired_bytes'] ?? 0));
+if (isset($s['held_retired_bytes'])) {
+    $expect['part_held'] = (string) $s['held_retired_bytes'];
+}
 $diff = [];
 foreach ($expect as $k => $v) {
     if (($fig[$k] ?? null) !== $v) {
