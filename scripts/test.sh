@@ -17,6 +17,7 @@
 #
 # Options (environment variables in brackets):
 #   --quick               same as --layers=phpt
+#   TEST_SKIP_LAYERS=a,b  leave these out of the chosen layers (.ci/run runs observe as a step of its own)
 #   --layers=a,b,...      pick layers                                      [TEST_LAYERS]
 #   --php=PATH            the PHP to build and test against: its php-config, its php binary, or its
 #                         install prefix (e.g. /var/cache/table-ci/php-debug from build-debug-php.sh)  [PHP_CONFIG]
@@ -71,7 +72,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-has_layer() { [[ ",$LAYERS," == *",$1,"* ]]; }
+has_layer() { [[ ",$LAYERS," == *",$1,"* && ",${TEST_SKIP_LAYERS:-}," != *",$1,"* ]]; }
 
 # --- the PHP to use ------------------------------------------------------------------------------------
 if [ -n "$PHP_ARG" ]; then
