@@ -37,7 +37,7 @@ if test "$PHP_TABLE" != "no"; then
     TABLE_SERIALIZER_SOURCES="$TABLE_SERIALIZER_SOURCES serializer/igbinary.c"
   fi
 
-  PHP_NEW_EXTENSION(table, table.c php_table_methods.c php_table_remember.c php_table_scan.c php_table_ns.c php_table_glob.c php_table_testhooks.c $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+  PHP_NEW_EXTENSION(table, table.c php_table_methods.c php_table_remember.c php_table_scan.c php_table_ns.c php_table_glob.c php_table_testhooks.c php_table_metrics.c $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_BUILD_DIR($ext_builddir/core, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/serializer, 1)
   PHP_ADD_INCLUDE($ext_srcdir)

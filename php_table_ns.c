@@ -137,6 +137,8 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "zero_copy_reads", (zend_long)s.zero_copy_reads);
 	add_assoc_long(return_value, "copied_reads", (zend_long)(s.hits - s.zero_copy_reads));
 	add_assoc_long(return_value, "lock_repairs", (zend_long)s.lock_repairs);
+	add_assoc_long(return_value, "gc_runs", (zend_long)s.gc_runs);
+	add_assoc_long(return_value, "memory_largest_free", (zend_long)s.largest_free);
 
 	array_init(&nss);
 	n = tbl_ns_count_created(t);

@@ -39,6 +39,9 @@ final class Table
 
     public static function stats(): array|false {}
 
+    /** The counters and gauges of stats() in the Prometheus text format (php_table_metrics.c). */
+    public static function metrics(): string {}
+
     public static function add(string $key, mixed $value, ?int $expire = null, ?string $namespace = null): bool {}
 
     public static function increment(string $key, int $by = 1, ?int $expire = null, ?string $namespace = null): int|false {}

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 1999b639022a57b4b8f92dacc24f66ffa66348e0 */
+ * Stub hash: 7b8beb25468ce9fc881cfe29482c5d4e9e6d2dd6 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Shm_Table_get, 0, 1, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -57,6 +57,9 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_TYPE_MASK_EX(arginfo_class_Shm_Table_fullscan, 0,
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_Shm_Table_stats arginfo_class_Shm_Table_namespaces
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Shm_Table_metrics, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
 
 #define arginfo_class_Shm_Table_add arginfo_class_Shm_Table_set
 
@@ -126,6 +129,7 @@ ZEND_METHOD(Shm_Table, namespaces);
 ZEND_METHOD(Shm_Table, clearAll);
 ZEND_METHOD(Shm_Table, fullscan);
 ZEND_METHOD(Shm_Table, stats);
+ZEND_METHOD(Shm_Table, metrics);
 ZEND_METHOD(Shm_Table, add);
 ZEND_METHOD(Shm_Table, increment);
 ZEND_METHOD(Shm_Table, decrement);
@@ -153,6 +157,7 @@ static const zend_function_entry class_Shm_Table_methods[] = {
 	ZEND_ME(Shm_Table, clearAll, arginfo_class_Shm_Table_clearAll, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, fullscan, arginfo_class_Shm_Table_fullscan, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, stats, arginfo_class_Shm_Table_stats, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Shm_Table, metrics, arginfo_class_Shm_Table_metrics, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, add, arginfo_class_Shm_Table_add, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, increment, arginfo_class_Shm_Table_increment, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, decrement, arginfo_class_Shm_Table_decrement, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)

@@ -80,6 +80,7 @@ uint64_t tbl_gc(tbl_t *t)
 	}
 	tbl_alloc_lock(t);
 	atomic_store(&h->gc_needed, 0);
+	atomic_fetch_add(&h->gc_runs, 1);
 	for (b = 0; b < h->nbuckets; b++) {
 		for (off = atomic_load(&t->buckets[b]); off; off = atomic_load(&tbl_entry_at(t, off)->next)) {
 			mark(&g, off);

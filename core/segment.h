@@ -127,6 +127,7 @@ typedef struct tbl_header {
 	/* Lock-free. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t sweep_cursor;
 	_Atomic uint64_t lock_repairs;
+	_Atomic uint64_t gc_runs;         /* tbl_gc passes (after a writer died holding a lock) */
 	_Atomic uint64_t stuck_epoch;     /* a reader inside since this epoch made a writer wait in vain */
 	_Atomic uint32_t gc_needed;       /* a writer died mid-operation: blocks may have leaked */
 	_Atomic uint32_t has_ttl;         /* some entry was ever stored with an expiry: sweeps are useful */

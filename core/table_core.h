@@ -194,6 +194,7 @@ typedef struct tbl_stats {
 	uint64_t retired_blocks, retired_bytes;
 	uint64_t slots_total, slots_used;
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
+	uint64_t gc_runs;                   /* tbl_gc passes (leak recovery after a dead writer) */
 	uint64_t buckets, stripes;
 	uint64_t namespaces;                /* created, the default included */
 	tbl_policy_t policy;

@@ -95,6 +95,9 @@ shipped_files() {
 			tests/*.phpt|tests/*.inc) r=test ;;
 			# documentation, and the ini file packagers install (see docs/install.md)
 			README.md|LICENSE|CHANGELOG.md|core/DESIGN.md|table.ini) r=doc ;;
+			# the status page (drop-in, like APCu's apc.php) and the README's pictures
+			status/test/*) continue ;;
+			status/*.php|status/*.md|docs/img/*.png|docs/img/*.svg) r=doc ;;
 			docs/*/*) r="?" ;;
 			docs/*.md) r=doc ;;
 			*) r="?" ;;

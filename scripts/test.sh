@@ -14,10 +14,11 @@
 #   phpt       the PHPT suite in tests/ via run-tests.php, on the freshly built table.so
 #   smoke      benchmarks/smoke.sh, a short run of every benchmark case, and benchmarks/test/*_check.sh
 #   adapters   php/tests/run.sh: table/cache's PHPUnit suite (PSR-16, PSR-6, Symfony, Laravel) on the table.so
+#   observe    status/test/run.sh: the status page served by `php -S`, checked in headless Chromium
 #
 # Options (environment variables in brackets):
 #   --quick               same as --layers=phpt
-#   TEST_SKIP_LAYERS=a,b  leave these out of the chosen layers (.ci/run runs adapters as a step of its own)
+#   TEST_SKIP_LAYERS=a,b  leave these out of the chosen layers (.ci/run runs adapters and observe as steps of their own)
 #   --layers=a,b,...      pick layers                                      [TEST_LAYERS]
 #   --php=PATH            the PHP to build and test against: its php-config, its php binary, or its
 #                         install prefix (e.g. /var/cache/table-ci/php-debug from build-debug-php.sh)  [PHP_CONFIG]
@@ -42,7 +43,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TABLE_ROOT"
 
-LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke,adapters}
+LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke,adapters,observe}
 IGBINARY=${TABLE_IGBINARY:-0}
 ZERO_COPY=${TABLE_ZERO_COPY:-0}
 VALGRIND=${PHPT_VALGRIND:-0}
@@ -97,6 +98,9 @@ setup_php() {
 		local pkgs=()
 		[ -z "$PHP_ARG" ] && pkgs+=(php8.2-dev php8.2-cli php-apcu php-igbinary php-redis php-parser)
 		has_layer smoke && pkgs+=(redis-server php-redis php-apcu)
+		has_layer smoke && pkgs+=(libxml2-utils)  # xmllint, for benchmarks/test/svg_check.sh
+		has_layer phpt && pkgs+=(prometheus)      # promtool, for tests/12_observability/metrics_promtool.phpt
+		has_layer observe && pkgs+=(chromium php-xml)
 		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
 		[ ${#pkgs[@]} -eq 0 ] || apt_ensure "${pkgs[@]}"
 	fi
@@ -187,7 +191,7 @@ if has_layer fuzz; then
 fi
 
 # --- build the extension -------------------------------------------------------------------------------
-{ has_layer arginfo || has_layer phpt || has_layer smoke || has_layer adapters; } && setup_php
+{ has_layer arginfo || has_layer phpt || has_layer smoke || has_layer adapters || has_layer observe; } && setup_php
 
 if has_layer arginfo; then
 	if [ -f scripts/gen-arginfo.sh ] && [ -f table.stub.php ]; then
@@ -207,7 +211,7 @@ if has_layer arginfo; then
 fi
 
 BUILT=0
-if has_layer phpt || has_layer smoke || has_layer adapters; then
+if has_layer phpt || has_layer smoke || has_layer adapters || has_layer observe; then
 	B="$BUILD_ROOT/$LABEL"
 	if [ ! -f table.c ] || [ ! -f config.m4 ]; then
 		record build 0 0 0 "WARNING: no table.c yet, extension not built; phpt and smoke cannot run"
@@ -334,6 +338,17 @@ if has_layer adapters && [ $BUILT = 1 ]; then
 		as=$(grep -aE '^adapters: [0-9]+ passed' "$alog" | tail -n 1 | sed -nE 's/.*, ([0-9]+) skipped$/\1/p')
 		if [ "$3" -ne 0 ] && [ "$2" -eq 0 ]; then record adapters "$1" 1 "${as:-0}" "exit $3"; else RECORD_QUIET=1 record adapters "$1" "$2" "${as:-0}"; fi
 	fi
+fi
+
+# --- layer: observe -----------------------------------------------------------------------------------
+if has_layer observe && [ $BUILT = 1 ]; then
+	banner "observe: status/test/run.sh (status page in headless Chromium)"
+	olog="$BUILD_ROOT/observe-$LABEL.log"
+	NO_INSTALL=$NO_INSTALL bash status/test/run.sh "$EXT_SO" --php "$PHP_BIN" 2>&1 | tee "$olog"
+	orc=${PIPESTATUS[0]}
+	c=$(counts_from observe "$olog")
+	if [ -z "$c" ]; then record observe 0 1 0 "exit $orc; see $olog"
+	else set -- $c; RECORD_QUIET=1 record observe "$1" "$(( $2 == 0 && orc != 0 ? 1 : $2 ))"; fi
 fi
 
 # --- summary -------------------------------------------------------------------------------------------

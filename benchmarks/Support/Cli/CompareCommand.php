@@ -8,22 +8,35 @@ use Shm\Bench\BenchmarkFailure;
 use Shm\Bench\Format;
 use Shm\Bench\Report\Ratio;
 use Shm\Bench\Report\ResultFile;
+use Shm\Bench\Report\SvgChart;
 use Shm\Bench\Report\TextTable;
 
 /**
  * benchmarks/compare A.json B.json: for every case and worker count, each subject's median IOPS in A and
  * in B, then the ratios of Ratio::defaults() (Table against the other in-memory subjects), each with its
- * change from A to B.
+ * change from A to B. --svg FILE also draws both runs' factors as one SVG chart.
  */
 final class CompareCommand
 {
-    private const USAGE = "Usage: php benchmarks/compare A.json B.json\n";
+    private const USAGE = "Usage: php benchmarks/compare A.json B.json [--svg FILE]\n";
 
     /** @param list<string> $argv */
     public static function main(array $argv): int
     {
-        $files = array_slice($argv, 1);
-        if (count($files) !== 2 || str_starts_with($files[0], '-') || str_starts_with($files[1], '-')) {
+        $files = [];
+        $svg = null;
+        $arguments = array_slice($argv, 1);
+        while ($arguments !== []) {
+            $argument = array_shift($arguments);
+            if ($argument === '--svg' && $arguments !== []) {
+                $svg = array_shift($arguments);
+            } elseif (str_starts_with($argument, '--svg=')) {
+                $svg = substr($argument, 6);
+            } else {
+                $files[] = $argument;
+            }
+        }
+        if ($svg === '' || count($files) !== 2 || str_starts_with($files[0], '-') || str_starts_with($files[1], '-')) {
             fwrite(STDERR, self::USAGE);
 
             return 2;
@@ -38,6 +51,14 @@ final class CompareCommand
 
         printf("A: %s\nB: %s\n", $a->describe(), $b->describe());
         echo TextTable::render(['Case', 'Workers', 'Metric', 'A', 'B', 'Change'], self::rows($a, $b), [1, 3, 4, 5]);
+        if ($svg !== null) {
+            $chart = SvgChart::render([[basename($files[0]), $a], [basename($files[1]), $b]], 'Shm\\Table benchmarks: A against B');
+            if (file_put_contents($svg, $chart) === false) {
+                fwrite(STDERR, "compare: cannot write $svg\n");
+
+                return 1;
+            }
+        }
 
         return 0;
     }

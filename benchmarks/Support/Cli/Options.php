@@ -9,7 +9,7 @@ use Shm\Bench\UsageError;
 /** The options of benchmarks/run, parsed and checked. Both "--name value" and "--name=value" work. */
 final class Options
 {
-    private const VALUED = ['workers', 'warmup', 'runs', 'duration', 'filter', 'out', 'repeat', 'apcu-serializers'];
+    private const VALUED = ['workers', 'warmup', 'runs', 'duration', 'filter', 'out', 'repeat', 'apcu-serializers', 'svg'];
     private const FLAGS = ['json', 'verbose', 'help'];
     private const SHORT = ['-v' => 'verbose', '-h' => 'help'];
 
@@ -21,6 +21,7 @@ final class Options
     public ?string $filter = null;
     public bool $json = false;
     public ?string $out = null;
+    public ?string $svg = null;
     public int $repeat = 1;
     public bool $verbose = false;
     public bool $help = false;
@@ -71,6 +72,7 @@ final class Options
             'duration' => $this->duration = self::seconds($value),
             'filter' => $this->filter = $value,
             'out' => $this->out = $value,
+            'svg' => $this->svg = $value,
             'apcu-serializers' => $this->apcuSerializers = self::list($name, $value),
         };
     }

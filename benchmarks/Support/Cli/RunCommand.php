@@ -8,7 +8,10 @@ use Shm\Bench\BenchmarkFailure;
 use Shm\Bench\Environment;
 use Shm\Bench\Log;
 use Shm\Bench\Report\JsonReport;
+use Shm\Bench\Report\Progress;
+use Shm\Bench\Report\ResultFile;
 use Shm\Bench\Report\ResultSet;
+use Shm\Bench\Report\SvgChart;
 use Shm\Bench\Report\TextReport;
 use Shm\Bench\Run\Lineup;
 use Shm\Bench\Run\Plan;
@@ -36,8 +39,10 @@ final class RunCommand
                                    (default: this PHP's apc.serializer, then "default")
           --json                   write the JSON report to stdout (or to --out) instead of the table
           --out FILE               write the JSON report to FILE; the table still goes to stdout
+          --svg FILE               also draw the results as an SVG chart (Factor per subject and workers)
           --repeat N               repeat every case N times and report medians over the runs
-          -v, --verbose            progress of every iteration on stderr
+          -v, --verbose            progress of every iteration on stderr (without -v, a terminal
+                                   gets one progress line, with the time left)
           -h, --help               this text
 
         Subjects: Table, APCu(<serializer>), Yac, SwooleTable, RelayTable, Redis (127.0.0.1:6379).
@@ -56,7 +61,7 @@ final class RunCommand
 
                 return 0;
             }
-            $log = new Log($options->verbose);
+            $log = new Log($options->verbose, $options->verbose ? null : Progress::forTerminal($options->duration));
             $loader = new CaseLoader("$benchmarks/Cases");
             $caseNames = $loader->resolve($options->cases);
             $apcuSerializers = $options->apcuSerializers ?? array_values(array_unique([ApcuSubject::serializer(), 'default']));
@@ -79,10 +84,12 @@ final class RunCommand
             $suite = new Suite($selected, $plan, $options->repeat, $log);
             $results = new ResultSet();
             $cases = [];
-            foreach ($caseNames as $name) {
-                $case = $loader->load($name);
+            $loaded = array_map($loader->load(...), $caseNames);
+            $log->meter?->plan(array_sum(array_map($suite->iterations(...), $loaded)));
+            foreach ($loaded as $case) {
                 $text?->caseStarts($case, $plan, $options->repeat);
                 $suite->run($case, $results);
+                $log->meter?->clear();
                 $text?->caseResults($case->name, $results);
                 $cases[] = JsonReport::describeCase($case);
             }
@@ -93,9 +100,17 @@ final class RunCommand
             } elseif ($options->out !== null && file_put_contents($options->out, $json) === false) {
                 throw new BenchmarkFailure("cannot write {$options->out}");
             }
+            if ($options->svg !== null) {
+                $title = count($cases) === 1 ? "Shm\\Table benchmarks: {$cases[0]['name']}" : 'Shm\\Table benchmarks';
+                $svg = SvgChart::render([['this run', ResultFile::fromJson($json, 'this run')]], $title);
+                if (file_put_contents($options->svg, $svg) === false) {
+                    throw new BenchmarkFailure("cannot write {$options->svg}");
+                }
+            }
 
             return 0;
         } catch (BenchmarkFailure $e) {
+            $log->meter?->clear();
             fwrite(STDERR, "run: FAILED: {$e->getMessage()}\n");
 
             return 1;

@@ -69,13 +69,17 @@ final readonly class ApcuVariantParticipant implements Participant
             ?? throw new BenchmarkFailure("{$this->name()}: the PHP command line is no longer readable");
         $this->log->progress('  ' . implode(' ', array_map('escapeshellarg', $command)));
 
-        $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w']], $pipes);
+        $iterations = count($plan->workers) * ($plan->warmup + $plan->runs);
+        $this->log->meter?->block(sprintf('%s, %s, in a second PHP (%d iterations)', $case->name, $this->name(), $iterations));
+        // The second PHP shares this terminal: only this process draws the progress line.
+        $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w']], $pipes, null, ['BENCH_NO_PROGRESS' => '1'] + getenv());
         if (!is_resource($process)) {
             throw new BenchmarkFailure("{$this->name()}: could not start " . PHP_BINARY);
         }
         $json = (string) stream_get_contents($pipes[1]);
         fclose($pipes[1]);
         $status = proc_close($process);
+        $this->log->meter?->advance($iterations);
         if ($status !== 0) {
             throw new BenchmarkFailure(sprintf('%s / %s: the PHP run with apc.serializer=%s failed (exit status %d)', $this->name(), $case->name, $this->serializer, $status));
         }

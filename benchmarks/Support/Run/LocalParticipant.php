@@ -69,7 +69,9 @@ final readonly class LocalParticipant implements Participant
             foreach ($plan->workers as $workers) {
                 $timed = [];
                 for ($i = 1; $i <= $plan->warmup + $plan->runs; $i++) {
+                    $this->log->meter?->iteration($case->name, $this->name(), $workers, $i, $plan->warmup + $plan->runs);
                     $iteration = $this->iterate($case, $workers, $plan->duration);
+                    $this->log->meter?->advance();
                     $opsSoFar += $iteration->ops;
                     $where = sprintf('in iteration %d with %d worker(s)', $i, $workers);
                     if ($iteration->misses > 0) {

@@ -19,6 +19,14 @@ final readonly class Suite
     {
     }
 
+    /** Iterations (warmup included) that run() will time on $case, for the progress meter. */
+    public function iterations(Benchmark $case): int
+    {
+        $running = count(array_filter($this->participants, static fn (Participant $p): bool => $p->unsupportedReason($case) === null));
+
+        return $running * $this->repeat * count($this->plan->workers) * ($this->plan->warmup + $this->plan->runs);
+    }
+
     public function run(Benchmark $case, ResultSet $results): void
     {
         $running = [];

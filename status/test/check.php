@@ -1,0 +1,374 @@
+<?php
+/*
+ * status/test/check.php - serve status/table-status.php with `php -S` (the extension loaded) and load it in
+ * headless Chromium:
+ *   - the page's script runs to its end and raises no error; Chromium logs no uncaught exception and
+ *     no Content-Security-Policy violation;
+ *   - every figure on the page (data-stat / data-value) equals the same figure of stats() as the server
+ *     process sees it, read right before and right after the page (the page itself counts nothing);
+ *   - the per-namespace table lists every namespace with its entries, bytes and TTL'd entries;
+ *   - hostile keys, namespace names and values (markup, invalid UTF-8) show up as text, never as elements;
+ *   - the key browser lists a namespace's keys, hides values by default and shows them (escaped) when
+ *     configured to;
+ *   - a request forwarded by a proxy, and one from a non-loopback address, get 403;
+ *   - a screenshot is written (--screenshot FILE).
+ * --readme-shot FILE then fills the table like a busy cache (fixture.php?seed=demo) and takes the
+ * README's screenshot of the main page.
+ *
+ *   php status/test/check.php --so build/release/modules/table.so [--screenshot build/ci/observe/status.png]
+ *                             [--chromium /usr/bin/chromium]
+ *
+ * Prints `ok - ...` / `FAIL - ...` per check and, last, `observe: N passed, N failed`.
+ */
+
+$opt = getopt('', ['so:', 'screenshot:', 'readme-shot:', 'chromium:', 'keep']);
+$so = $opt['so'] ?? '';
+$shot = $opt['screenshot'] ?? null;
+$chromium = $opt['chromium'] ?? (trim((string) shell_exec('command -v chromium || command -v chromium-browser')) ?: '/usr/bin/chromium');
+$root = dirname(__DIR__, 2);
+
+$passed = $failed = 0;
+function check(bool $ok, string $what, string $detail = ''): bool
+{
+    global $passed, $failed;
+    $ok ? $passed++ : $failed++;
+    echo $ok ? 'ok   - ' : 'FAIL - ', $what, (!$ok && $detail !== '') ? ": $detail" : '', "\n";
+    return $ok;
+}
+function finish(): never
+{
+    global $passed, $failed, $cleanup;
+    foreach (array_reverse($cleanup) as $fn) {
+        $fn();
+    }
+    echo "observe: $passed passed, $failed failed\n";
+    exit($failed ? 1 : 0);
+}
+$cleanup = [];
+
+if (!is_file($so)) {
+    check(false, 'table.so given with --so', "no such file: '$so'");
+    finish();
+}
+if (!class_exists('DOMDocument')) {
+    check(false, 'ext/dom loaded (it reads the page Chromium rendered)', 'Debian: apt-get install php-xml');
+    finish();
+}
+if (!is_executable($chromium)) {
+    check(false, 'chromium installed', "$chromium not found (Debian: apt-get install chromium)");
+    finish();
+}
+
+/* ---- a document root with the page and the test fixtures ----------------------------------------- */
+$tmp = sys_get_temp_dir() . '/table-status-check-' . getmypid();
+@mkdir("$tmp/docroot", 0700, true);
+copy("$root/status/table-status.php", "$tmp/docroot/table-status.php");
+copy(__DIR__ . '/fixture.php', "$tmp/docroot/fixture.php");
+copy(__DIR__ . '/values.php', "$tmp/docroot/values.php");
+$cleanup[] = function () use ($tmp) {
+    if (!isset($GLOBALS['opt']['keep'])) {
+        exec('rm -rf ' . escapeshellarg($tmp));
+    }
+};
+
+function free_port(string $host): int
+{
+    $s = stream_socket_server("tcp://$host:0");
+    $name = stream_socket_get_name($s, false);
+    fclose($s);
+    return (int) substr($name, strrpos($name, ':') + 1);
+}
+
+/* Start `php -S host:port`; returns its base URL once it accepts connections. */
+function serve(string $host, string $tmp, string $so): ?string
+{
+    global $cleanup;
+    $port = free_port($host);
+    $cmd = [PHP_BINARY, '-d', "extension=$so", '-d', 'table.memory=32M', '-d', 'display_errors=stderr',
+        '-S', "$host:$port", '-t', "$tmp/docroot"];
+    $env = getenv();
+    unset($env['PHP_CLI_SERVER_WORKERS']);
+    $p = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$tmp/server-$host.log", 'a'],
+        2 => ['file', "$tmp/server-$host.log", 'a']], $pipes, null, $env);
+    if (!$p) {
+        return null;
+    }
+    $cleanup[] = function () use ($p) {
+        $st = proc_get_status($p);
+        if ($st['running']) {
+            posix_kill($st['pid'], SIGTERM);
+        }
+        proc_close($p);
+    };
+    $h = str_contains($host, ':') ? "[$host]" : $host;
+    for ($i = 0; $i < 100; $i++) {
+        $c = @stream_socket_client("tcp://$h:$port", $e, $es, 0.2);
+        if ($c) {
+            fclose($c);
+            return "http://$h:$port";
+        }
+        usleep(50000);
+    }
+    return null;
+}
+
+/* GET a URL: [status, body]. */
+function http_get(string $url, array $headers = []): array
+{
+    $ctx = stream_context_create(['http' => ['ignore_errors' => true, 'timeout' => 20,
+        'header' => implode("\r\n", $headers)]]);
+    $body = @file_get_contents($url, false, $ctx);
+    $status = 0;
+    foreach ($http_response_header ?? [] as $h) {
+        if (preg_match('#^HTTP/\S+ (\d+)#', $h, $m)) {
+            $status = (int) $m[1];
+        }
+    }
+    return [$status, (string) $body];
+}
+
+/* Run headless Chromium on a URL with extra arguments; returns [stdout, stderr, exit]. */
+function chromium(string $url, array $args): array
+{
+    global $chromium, $tmp;
+    static $n = 0;
+    $profile = "$tmp/profile" . $n++;
+    $cmd = array_merge([$chromium, '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        '--disable-dev-shm-usage', '--hide-scrollbars', "--user-data-dir=$profile", '--enable-logging=stderr', '--v=0',
+        '--virtual-time-budget=3000'], $args, [$url]);
+    $p = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+    $out = stream_get_contents($pipes[1]);
+    $err = stream_get_contents($pipes[2]);
+    $rc = proc_close($p);
+    return [$out, $err, $rc];
+}
+
+/* Console errors Chromium logged: uncaught exceptions and CSP violations. */
+function console_errors(string $stderr): array
+{
+    $bad = [];
+    foreach (explode("\n", $stderr) as $line) {
+        if (preg_match('/Uncaught|Refused to|Content Security Policy|SyntaxError|ReferenceError|TypeError/', $line)) {
+            $bad[] = trim(substr($line, 0, 300));
+        }
+    }
+    return $bad;
+}
+
+function dom(string $html): DOMXPath
+{
+    $d = new DOMDocument();
+    libxml_use_internal_errors(true);
+    $d->loadHTML('<?xml encoding="utf-8"?>' . $html, LIBXML_NONET);
+    libxml_clear_errors();
+    return new DOMXPath($d);
+}
+
+/* data-stat => data-value of every figure outside the namespace and key tables. */
+function page_figures(DOMXPath $x): array
+{
+    $f = [];
+    foreach ($x->query('//*[@data-stat][not(ancestor::table)]') as $el) {
+        $f[$el->getAttribute('data-stat')] = $el->getAttribute('data-value');
+    }
+    return $f;
+}
+
+/* ---- the server -------------------------------------------------------------------------------------- */
+$base = serve('127.0.0.1', $tmp, $so);
+if (!check($base !== null, 'php -S serves the folder', @file_get_contents("$tmp/server-127.0.0.1.log") ?: '')) {
+    finish();
+}
+[$st, $body] = http_get("$base/fixture.php?seed=1");
+$seed = json_decode($body, true);
+if (!check($st === 200 && !empty($seed['seeded']), 'the fixture seeds the table', "HTTP $st: " . substr($body, 0, 300))) {
+    finish();
+}
+$before = json_decode(http_get("$base/fixture.php?stats=1")[1], true);
+
+/* ---- the main page ------------------------------------------------------------------------------------ */
+[$html, $err, $rc] = chromium("$base/table-status.php", ['--dump-dom']);
+$after = json_decode(http_get("$base/fixture.php?stats=1")[1], true);
+check($rc === 0 && str_contains($html, 'Shm\\Table status'), 'chromium loads the page', "exit $rc; " . substr($err, -500));
+$x = dom($html);
+$body = $x->query('//body')->item(0);
+check($body && $body->getAttribute('data-js') === 'ok', "the page's script ran to its end",
+    $body ? 'data-js=' . $body->getAttribute('data-js') : 'no body');
+check($body && !$body->hasAttribute('data-js-errors'), 'no JavaScript error on the page',
+    $body ? $body->getAttribute('data-js-errors') : '');
+$ce = console_errors($err);
+check($ce === [], 'no uncaught exception or CSP violation in the console', implode(' | ', $ce));
+check($before == $after, 'loading the page changes no figure of stats()',
+    json_encode(array_diff_assoc(array_filter($before, 'is_scalar'), array_filter($after, 'is_scalar'))));
+
+$fig = page_figures($x);
+$s = $after;
+$expect = [];
+foreach (['hits', 'misses', 'sets', 'deletes', 'evictions', 'expirations', 'oom', 'entries', 'memory_used',
+    'memory_free', 'memory_size', 'memory_largest_free', 'retired_bytes', 'slots_used', 'slots_total', 'pins',
+    'lock_repairs', 'zero_copy_budget', 'zero_copy_reads', 'copied_reads', 'eviction_policy',
+    'serializer'] as $k) {
+    $expect[$k] = (string) $s[$k];
+}
+foreach (['held_bytes', 'held_entries', 'held_retired_bytes', 'gc_runs'] as $k) {
+    if (isset($s[$k])) {
+        $expect[$k] = (string) $s[$k];   // figures of core versions that report them
+    }
+}
+$expect['zero_copy'] = $s['zero_copy'] ? '1' : '0';
+$expect['hit_ratio'] = (string) round($s['hits'] / ($s['hits'] + $s['misses']), 4);
+$expect['fragmentation'] = (string) round(1 - $s['memory_largest_free'] / $s['memory_free'], 4);
+$expect['part_live'] = (string) ($s['memory_used'] - $s['retired_bytes']);
+$expect['part_free'] = (string) $s['memory_free'];
+$expect['part_meta'] = (string) ($s['memory_size'] - $s['memory_used'] - $s['memory_free']);
+$expect['part_retired'] = (string) max(0, $s['retired_bytes'] - ($s['held_retired_bytes'] ?? 0));
+if (isset($s['held_retired_bytes'])) {
+    $expect['part_held'] = (string) $s['held_retired_bytes'];
+}
+$diff = [];
+foreach ($expect as $k => $v) {
+    if (($fig[$k] ?? null) !== $v) {
+        $diff[] = "$k: page " . var_export($fig[$k] ?? null, true) . ", stats() $v";
+    }
+}
+check($diff === [], 'every figure on the page equals stats() (' . count($expect) . ' figures)', implode('; ', $diff));
+check($s['hits'] === 30 && $s['misses'] === 10 && $fig['hit_ratio'] === '0.75', 'the hit ratio shown is the seeded 30 hits / 10 misses',
+    "hits {$s['hits']}, misses {$s['misses']}, page {$fig['hit_ratio']}");
+
+// the memory picture: one rectangle per part, widths proportional to the figures, summing to the segment
+$rects = [];
+foreach ($x->query('//*[@id="memory-bar"]/*[local-name()="rect"]') as $r) {
+    $rects[$r->getAttribute('data-part')] = (float) $r->getAttribute('width');
+}
+$live = $s['memory_used'] - $s['retired_bytes'];
+check(isset($rects['live'], $rects['free'], $rects['retired'], $rects['meta']) && abs(array_sum($rects) - 1000) < 0.1
+    && abs($rects['live'] - 1000 * $live / $s['memory_size']) < 0.01,
+    'the memory bar draws live, retired, free and bookkeeping to scale', json_encode($rects));
+
+// the namespace table: every namespace of stats(), with its figures and TTL'd entries
+$rows = [];
+foreach ($x->query('//table[@id="ns-table"]/tbody/tr') as $tr) {
+    $r = [];
+    foreach ($x->query('.//*[@data-stat]', $tr) as $el) {
+        $r[$el->getAttribute('data-stat')] = (int) $el->getAttribute('data-value');
+    }
+    $rows[$tr->getAttribute('data-ns')] = $r;
+}
+$nsdiff = [];
+foreach ($s['namespaces'] as $hex => $one) {
+    $r = $rows[$hex] ?? null;
+    if ($r === null || $r['ns_count'] !== $one['count'] || $r['ns_memory'] !== $one['memory']) {
+        $nsdiff[] = "$hex: page " . json_encode($r) . ', stats() ' . json_encode($one);
+    }
+}
+check($nsdiff === [] && count($rows) === count($s['namespaces']), 'the namespace table matches stats()[\'namespaces\'] (' . count($rows) . ' rows)',
+    implode('; ', $nsdiff) . ' rows ' . implode(',', array_keys($rows)));
+$ttlWant = [bin2hex('users') => 10, '' => 24, $seed['xss_ns'] => 1, $seed['bin_ns'] => 0];
+$ttlGot = [];
+foreach ($ttlWant as $hex => $n) {
+    $ttlGot[$hex] = $rows[$hex]['ns_ttl'] ?? ($rows[$hex]['ns_count'] === 0 ? 0 : null);
+}
+check($ttlGot == $ttlWant, 'TTL\'d entries per namespace are counted', json_encode($ttlGot));
+
+// sorting: the order in the URL (what a click on a header sets) is applied on load
+foreach (['entries-desc' => fn($a, $b) => $b['ns_count'] <=> $a['ns_count'], 'bytes-asc' => fn($a, $b) => $a['ns_memory'] <=> $b['ns_memory']] as $sort => $cmp) {
+    [$h] = chromium("$base/table-status.php?sort=$sort", ['--dump-dom']);
+    $order = [];
+    foreach (dom($h)->query('//table[@id="ns-table"]/tbody/tr') as $tr) {
+        $order[$tr->getAttribute('data-ns')] = $rows[$tr->getAttribute('data-ns')];
+    }
+    $want = $order;
+    uasort($want, $cmp);
+    check(count($order) === count($rows) && array_keys($order) === array_keys($want) && str_contains($h, 'data-dir="' . explode('-', $sort)[1] . '"'),
+        "the namespace table is sorted by ?sort=$sort", implode(',', array_keys($order)));
+}
+
+// the page's own headers: a nonce CSP that allows no inline script or style but its own, and no caching
+$ctx = stream_context_create(['http' => ['ignore_errors' => true]]);
+$page = file_get_contents("$base/table-status.php", false, $ctx);
+$hdr = strtolower(implode("\n", $http_response_header));
+preg_match("/script-src 'nonce-([a-z0-9+\/=]+)'/", $hdr, $nm);
+check(isset($nm[1]) && str_contains($page, 'nonce="') && !str_contains($hdr, 'unsafe-inline') && str_contains($hdr, "default-src 'none'")
+    && str_contains($hdr, "frame-ancestors 'none'") && str_contains($hdr, 'x-content-type-options: nosniff')
+    && str_contains($hdr, 'cache-control: no-store') && str_contains($hdr, 'referrer-policy: no-referrer'),
+    'the page sends a nonce Content-Security-Policy, nosniff, no-store and no-referrer', $hdr);
+
+// hostile names are text, not markup
+$injected = $x->query('//*[@id="xss-ns" or @id="xss-key" or @id="xss-val"] | //body//script[not(@nonce)] | //img');
+$text = $x->query('//table[@id="ns-table"]')->item(0)?->textContent ?? '';
+check($injected->length === 0 && str_contains($text, '<script id="xss-ns">') && str_contains($text, '\\xff\\xfens'),
+    'namespace names with markup or invalid UTF-8 are shown as text', "injected elements: {$injected->length}");
+
+/* ---- the key browser --------------------------------------------------------------------------------- */
+[$html, $err] = chromium("$base/table-status.php?ns={$seed['xss_ns']}", ['--dump-dom']);
+$x = dom($html);
+$keys = [];
+foreach ($x->query('//table[@id="key-table"]/tbody/tr') as $tr) {
+    $keys[] = hex2bin($tr->getAttribute('data-key'));
+}
+sort($keys);
+$want = ['<img id="xss-key" src=x onerror="document.title=\'pwned\'">', "bin\x00\xff\xfe", "quote\"'&amp;"];
+sort($want);
+check($keys === $want, 'the key browser lists the namespace\'s keys', json_encode(array_map('bin2hex', $keys)));
+$ktext = $x->query('//table[@id="key-table"]')->item(0)?->textContent ?? '';
+check(str_contains($ktext, '<img id="xss-key"') && str_contains($ktext, 'bin\\x00\\xff\\xfe')
+    && $x->query('//*[@id="xss-key"] | //img')->length === 0 && console_errors($err) === [],
+    'hostile keys are shown as text', implode(' | ', console_errors($err)));
+check($x->query('//*[@id="values-hidden"]')->length === 1 && !str_contains($html, 'bold</b>') && !str_contains($html, 'binary key'),
+    'values are hidden by default');
+$after2 = json_decode(http_get("$base/fixture.php?stats=1")[1], true);
+check($after2['hits'] === $s['hits'] && $after2['misses'] === $s['misses'], 'browsing keys without values counts no hit or miss');
+
+[$html, $err] = chromium("$base/values.php?ns={$seed['xss_ns']}", ['--dump-dom']);
+$x = dom($html);
+$vtext = $x->query('//table[@id="key-table"]')->item(0)?->textContent ?? '';
+check(str_contains($vtext, "'<b id=\"xss-val\">bold</b>'") && str_contains($vtext, 'binary key')
+    && $x->query('//*[@id="xss-val"] | //b')->length === 0 && $x->query('//*[@id="values-hidden"]')->length === 0,
+    'with TABLE_STATUS_SHOW_VALUES the values are shown, as text', substr($vtext, 0, 300));
+
+// paging: 40 keys at 10 a page
+[$html] = chromium("$base/values.php?ns=" . bin2hex('users') . '&page=3', ['--dump-dom']);
+$x = dom($html);
+$n = $x->query('//table[@id="key-table"]/tbody/tr')->length;
+check($n === 10 && str_contains($html, 'Page 4 of 4'), 'the key browser pages (10 a page, page 4 of 4)', "rows $n");
+[$html] = chromium("$base/table-status.php?ns=" . bin2hex('users') . '&match=' . rawurlencode('user:1*'), ['--dump-dom']);
+$n = dom($html)->query('//table[@id="key-table"]/tbody/tr')->length;
+check($n === 11, 'the key browser filters with a glob (user:1* matches 11 keys)', "rows $n");
+
+/* ---- access ------------------------------------------------------------------------------------------ */
+[$st] = http_get("$base/table-status.php", ['X-Forwarded-For: 203.0.113.9']);
+check($st === 403, 'a request forwarded by a proxy gets 403', "HTTP $st");
+$ips = preg_split('/\s+/', trim((string) shell_exec('hostname -I 2>/dev/null')));
+$ext = null;
+foreach ($ips as $ip) {
+    if (filter_var($ip, FILTER_VALIDATE_IP, FILTER_FLAG_IPV4) && !str_starts_with($ip, '127.')) {
+        $ext = $ip;
+        break;
+    }
+}
+if ($ext !== null && ($b2 = serve($ext, $tmp, $so)) !== null) {
+    [$st, $body] = http_get("$b2/table-status.php");
+    check($st === 403 && str_contains($body, 'not allowed'), "a request from $ext (not loopback) gets 403", "HTTP $st");
+} else {
+    echo "skip - no non-loopback IPv4 address to test a remote client from\n";
+}
+
+/* ---- screenshot -------------------------------------------------------------------------------------- */
+if ($shot !== null) {
+    @mkdir(dirname($shot), 0777, true);
+    @unlink($shot);
+    [, $err, $rc] = chromium("$base/table-status.php?ns=" . bin2hex('users'), ["--screenshot=$shot", '--window-size=1280,1500']);
+    $png = @file_get_contents($shot, false, null, 0, 8);
+    check($png === "\x89PNG\r\n\x1a\n", "a screenshot is written to $shot", "exit $rc; " . substr($err, -300));
+}
+
+if (isset($opt['readme-shot'])) {
+    $f = $opt['readme-shot'];
+    [$st] = http_get("$base/fixture.php?seed=demo");
+    @unlink($f);
+    [, $err, $rc] = chromium("$base/table-status.php", ["--screenshot=$f", '--window-size=1000,1065']);
+    check($st === 200 && is_file($f), "the README screenshot is written to $f", "HTTP $st, exit $rc");
+}
+
+finish();

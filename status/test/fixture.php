@@ -1,0 +1,77 @@
+<?php
+/*
+ * status/test/fixture.php - served next to table-status.php by status/test/check.php only (never shipped
+ * to a web folder). ?seed=1 fills the table with known data, hostile names included; ?stats=1 returns
+ * stats() as JSON, as the server process (which owns the table the page shows) sees it; ?seed=demo fills
+ * it like a busy application's cache, for the README's screenshot.
+ */
+use Shm\Table;
+
+header('Content-Type: application/json');
+if (($_GET['seed'] ?? '') === 'demo') {
+    Table::clearAll();
+    mt_srand(42);
+    $record = ['id' => 0, 'name' => 'Aachen', 'class' => 'L5', 'mass' => 21.0, 'fall' => 'Fell', 'year' => 1880,
+        'geo' => ['lat' => 50.775, 'lng' => 6.08333]];
+    for ($i = 0; $i < 6000; $i++) {
+        Table::set("meteorite:$i", ['id' => $i] + $record, null, 'meteorites');
+    }
+    for ($i = 0; $i < 3000; $i++) {
+        Table::set("sess:" . bin2hex(random_bytes(8)), str_repeat('s', mt_rand(200, 2000)), 1440, 'sessions');
+    }
+    for ($i = 0; $i < 800; $i++) {
+        Table::set("route:/product/$i", ['controller' => 'Product', 'action' => 'show', 'id' => $i], 3600, 'routes');
+    }
+    foreach (['feature:search' => true, 'feature:beta' => false, 'config' => ['debug' => false, 'ttl' => 60]] as $k => $v) {
+        Table::set($k, $v);
+    }
+    for ($i = 0; $i < 200; $i++) {
+        Table::increment('rate:' . mt_rand(1, 50), 1, 60, 'ratelimit');
+    }
+    for ($i = 0; $i < 20000; $i++) {
+        Table::get('meteorite:' . mt_rand(0, 6999), 'meteorites');
+    }
+    for ($i = 0; $i < 1500; $i++) {
+        Table::set('meteorite:' . mt_rand(0, 5999), ['id' => $i] + $record, null, 'meteorites');
+    }
+    echo json_encode(['seeded' => true]);
+    return;
+}
+if (isset($_GET['seed'])) {
+    Table::clearAll();
+    for ($i = 0; $i < 40; $i++) {
+        Table::set("user:$i", ['id' => $i, 'name' => "user $i"], $i < 10 ? 3600 : null, 'users');
+    }
+    for ($i = 0; $i < 25; $i++) {
+        Table::set("page:$i", str_repeat('<p>fragment</p>', 20 + $i), 7200);
+    }
+    Table::set('config', ['debug' => false]);
+    // Hostile names: markup in keys, namespaces and values, invalid UTF-8, control bytes.
+    $xns = '<script id="xss-ns">document.title="pwned"</script>';
+    Table::set('<img id="xss-key" src=x onerror="document.title=\'pwned\'">', '<b id="xss-val">bold</b>', null, $xns);
+    Table::set("bin\x00\xff\xfe", 'binary key', 600, $xns);
+    Table::set("quote\"'&amp;", 'quotes', null, $xns);
+    Table::set('plain', 'x', null, "\xff\xfens");
+    // Reads, so that hits, misses and the ratio are not zero.
+    for ($i = 0; $i < 30; $i++) {
+        Table::get("user:$i", 'users');
+    }
+    for ($i = 0; $i < 10; $i++) {
+        Table::get("absent:$i");
+    }
+    Table::delete('page:0');
+    echo json_encode(['seeded' => true, 'xss_ns' => bin2hex($xns), 'bin_ns' => bin2hex("\xff\xfens"),
+        'ttl' => ['users' => 10, '' => 24, $xns => 1]]);
+    return;
+}
+if (isset($_GET['stats'])) {
+    $s = Table::stats();
+    $ns = [];
+    foreach ($s['namespaces'] as $name => $one) {
+        $ns[bin2hex((string) $name)] = $one;
+    }
+    $s['namespaces'] = $ns;
+    echo json_encode($s);
+    return;
+}
+http_response_code(400);
