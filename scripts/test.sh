@@ -323,32 +323,24 @@ if has_layer smoke && [ $BUILT = 1 ]; then
 	for f in "${scripts[@]+"${scripts[@]}"}"; do run_bench_script "$f"; done
 fi
 
-# --- layer: adapters -----------------------------------------------------------------------------------
-# php/tests/run.sh: PHPUnit (Debian's) on the PHP library in php/, against the table.so just built.
-if has_layer adapters && [ $BUILT = 1 ]; then
-	banner "adapters: php/tests/run.sh (PHPUnit: PSR-16, PSR-6, Symfony, Laravel)"
-	alog="$BUILD_ROOT/adapters-$LABEL.log"
-	NO_INSTALL=$NO_INSTALL bash php/tests/run.sh "$EXT_SO" --php "$PHP_BIN" 2>&1 | tee "$alog"
-	arc=${PIPESTATUS[0]}
-	c=$(counts_from adapters "$alog")
-	if [ -z "$c" ]; then
-		record adapters 0 1 0 "php/tests/run.sh ended without a summary (exit $arc); see $alog"
-	else
-		set -- $c "$arc"
-		as=$(grep -aE '^adapters: [0-9]+ passed' "$alog" | tail -n 1 | sed -nE 's/.*, ([0-9]+) skipped$/\1/p')
-		if [ "$3" -ne 0 ] && [ "$2" -eq 0 ]; then record adapters "$1" 1 "${as:-0}" "exit $3"; else RECORD_QUIET=1 record adapters "$1" "$2" "${as:-0}"; fi
-	fi
-fi
-
-# --- layer: observe -----------------------------------------------------------------------------------
-if has_layer observe && [ $BUILT = 1 ]; then
-	banner "observe: status/test/run.sh (status page in headless Chromium)"
-	olog="$BUILD_ROOT/observe-$LABEL.log"
-	NO_INSTALL=$NO_INSTALL bash status/test/run.sh "$EXT_SO" --php "$PHP_BIN" 2>&1 | tee "$olog"
-	orc=${PIPESTATUS[0]}
-	c=$(counts_from observe "$olog")
-	if [ -z "$c" ]; then record observe 0 1 0 "exit $orc; see $olog"
-	else set -- $c; RECORD_QUIET=1 record observe "$1" "$(( $2 == 0 && orc != 0 ? 1 : $2 ))"; fi
+# --- layers: adapters, observe ---------------------------------------------------------------------------
+# A script of another part of the tree, run on the table.so just built; it ends with its own
+# `NAME: N passed, N failed[, N skipped]`, and a non-zero exit fails the layer even when that says 0 failed.
+run_script_layer() { # layer script description
+	local log="$BUILD_ROOT/$1-$LABEL.log" rc c skipped
+	banner "$1: $2 ($3)"
+	NO_INSTALL=$NO_INSTALL bash "$2" "$EXT_SO" --php "$PHP_BIN" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	c=$(counts_from "$1" "$log")
+	if [ -z "$c" ]; then record "$1" 0 1 0 "$2 ended without a summary (exit $rc); see $log"; return; fi
+	set -- "$1" $c
+	skipped=$(grep -aE "^$1: [0-9]+ passed" "$log" | tail -n 1 | sed -nE 's/.*, ([0-9]+) skipped$/\1/p')
+	if [ "$rc" -ne 0 ] && [ "$3" -eq 0 ]; then record "$1" "$2" 1 "${skipped:-0}" "exit $rc"
+	else RECORD_QUIET=1 record "$1" "$2" "$3" "${skipped:-0}"; fi
+}
+if [ $BUILT = 1 ]; then
+	has_layer adapters && run_script_layer adapters php/tests/run.sh "PHPUnit: PSR-16, PSR-6, Symfony, Laravel"
+	has_layer observe && run_script_layer observe status/test/run.sh "the status page in headless Chromium"
 fi
 
 # --- summary -------------------------------------------------------------------------------------------
