@@ -23,7 +23,7 @@ typedef enum tbl_lock_result {
 	TBL_LOCK_ACQUIRED = 0,
 	TBL_LOCK_RECOVERED,   /* acquired; the previous holder died inside its critical section */
 	TBL_LOCK_BUSY,        /* tbl_lock_try only: held by someone else */
-	TBL_LOCK_FAILED       /* the lock is unusable (should not happen) */
+	TBL_LOCK_FAILED       /* not acquired: the lock is unusable (errno says why); never enter */
 } tbl_lock_result_t;
 
 /* Initialise a lock in shared memory. TBL_ESYS with err filled on failure. */

@@ -5,7 +5,8 @@
  * holding the cache lock wedges every other worker): the kernel's robust-futex list hands the lock to
  * the next waiter with EOWNERDEAD. We mark it consistent at once and report TBL_LOCK_RECOVERED so the
  * caller repairs the protected state. ENOTRECOVERABLE only happens if someone unlocks without marking
- * consistent, which this file never does.
+ * consistent, which this file never does; any such failure is TBL_LOCK_FAILED with errno set, and the
+ * callers (sync.c) refuse to enter the critical section.
  */
 #ifndef _WIN32
 #ifndef _GNU_SOURCE
@@ -61,6 +62,7 @@ static tbl_lock_result_t after_lock(tbl_lock_t *lock, int rc)
 	if (rc == EBUSY) {
 		return TBL_LOCK_BUSY;
 	}
+	errno = rc;   /* for the caller's message: ENOTRECOVERABLE, EINVAL, ... */
 	return TBL_LOCK_FAILED;
 }
 

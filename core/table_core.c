@@ -277,6 +277,11 @@ static void ns_totals(tbl_t *t, tbl_ns_t ns, uint64_t *entries, uint64_t *bytes)
 		tbl_expire_due(t, (int)id, tbl_clock_now().sec);
 	}
 	sum_ns(t, id, entries, bytes);
+	/* A handle from before its namespace was recycled names an empty namespace (recycling takes only
+	 * empty ones): the counts under its id are the new namespace's. */
+	if (!tbl_ns_current(t, ns)) {
+		*entries = *bytes = 0;
+	}
 }
 
 uint64_t tbl_ns_entries(tbl_t *t, tbl_ns_t ns)
@@ -305,7 +310,9 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	if (tbl_slot_ensure(t) == TBL_OK) {
 		tbl_expire_due(t, -1, tbl_clock_now().sec);
 	}
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return;   /* an unusable lock: the counters stay 0 */
+	}
 	hwm = atomic_load(&h->slots_hwm);
 #define TBL_SUM(f) out->f = TBL_LOAD_RELAXED(&h->folded.f)
 	TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
@@ -332,14 +339,15 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 		out->entries += entries;
 		out->entry_bytes += bytes;
 	}
-	tbl_alloc_lock(t);
-	out->free_bytes = h->alloc.free_bytes;
-	out->used_bytes = h->alloc.used_bytes;
-	out->largest_free = tbl_alloc_largest_free(&h->alloc, t->base);
-	out->heap_size = h->alloc.heap_end - h->alloc.heap_off;
-	out->retired_blocks = h->retired_blocks;
-	out->retired_bytes = h->retired_bytes;
-	tbl_alloc_unlock(t);
+	if (tbl_alloc_lock(t) == TBL_OK) {
+		out->free_bytes = h->alloc.free_bytes;
+		out->used_bytes = h->alloc.used_bytes;
+		out->largest_free = tbl_alloc_largest_free(&h->alloc, t->base);
+		out->heap_size = h->alloc.heap_end - h->alloc.heap_off;
+		out->retired_blocks = h->retired_blocks;
+		out->retired_bytes = h->retired_bytes;
+		tbl_alloc_unlock(t);
+	}
 	out->segment_size = h->segment_size;
 	out->slots_total = h->nslots;
 	out->lock_repairs = atomic_load(&h->lock_repairs);
@@ -367,7 +375,10 @@ uint64_t tbl_scan(tbl_t *t, uint32_t ns, uint64_t *cursor, uint64_t max_buckets,
 
 		while (off && !stop) {
 			tbl_entry_t *e = tbl_entry_at(t, off);
-			if ((ns == TBL_SCAN_ALL_NS || e->ns == tbl_ns_id(ns)) && !tbl_entry_expired(e, now_sec)) {
+			/* An entry seen through the chain's acquire loads was written after any recycle that
+			 * made its namespace, so a handle that is current after loading it owns it. */
+			if ((ns == TBL_SCAN_ALL_NS || (e->ns == tbl_ns_id(ns) && tbl_ns_current(t, ns)))
+			    && !tbl_entry_expired(e, now_sec)) {
 				tbl_view_t v;
 				fill_view(e, &v);
 				stop = fn(ctx, e->ns, tbl_entry_key(e), e->key_len, &v);
