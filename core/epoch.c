@@ -76,11 +76,15 @@ tbl_status_t tbl_slot_claim(tbl_t *t)
 	tbl_slot_t *s;
 
 	/* Under the misc lock, so the reaper never sees a half-claimed slot (new pid, old start time). */
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return TBL_ESYS;
+	}
 	s = slot_take_free(t, me, start);
 	tbl_misc_unlock(t);
 	if (!s && tbl_slots_reap(t, 0) > 0) {
-		tbl_misc_lock(t);
+		if (tbl_misc_lock(t) != TBL_OK) {
+			return TBL_ESYS;
+		}
 		s = slot_take_free(t, me, start);
 		tbl_misc_unlock(t);
 	}
@@ -100,9 +104,10 @@ void tbl_slot_release(tbl_t *t)
 	if (!t->slot) {
 		return;
 	}
-	tbl_misc_lock(t);
-	slot_free_locked(t, t->slot);
-	tbl_misc_unlock(t);
+	if (tbl_misc_lock(t) == TBL_OK) {   /* else the slot stays ours until the reaper finds us gone */
+		slot_free_locked(t, t->slot);
+		tbl_misc_unlock(t);
+	}
 	t->slot = NULL;
 }
 
@@ -137,7 +142,9 @@ void tbl_epoch_unpin(tbl_t *t)
 	t->handed_over = 0;
 	now = tbl_clock_monotonic_ms();
 	hwm = atomic_load(&h->slots_hwm);
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return;
+	}
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
 		if (s == t->slot || atomic_load(&s->pid) != (int32_t)t->pid
@@ -159,7 +166,9 @@ unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
 	uint32_t i, hwm = atomic_load(&h->slots_hwm);
 	unsigned reaped = 0;
 
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return 0;
+	}
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
 		int32_t pid = atomic_load(&s->pid);
@@ -191,7 +200,9 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 	int attempt;
 
 	for (attempt = 0; attempt < 2; attempt++) {
-		tbl_misc_lock(t);
+		if (tbl_misc_lock(t) != TBL_OK) {
+			return NULL;
+		}
 		s = slot_take_free(t, t->pid, t->slot->start_time);
 		if (s) {
 			atomic_store(&s->epoch, atomic_load(&t->slot->epoch));
@@ -258,13 +269,14 @@ static void on_fork_child(void)
 			int32_t parent = (int32_t)t->pid;
 
 			/* Under the misc lock, so the reaper never sees the new pid with the parent's start time. */
-			tbl_misc_lock(t);
-			if (atomic_compare_exchange_strong(&s->pid, &parent, (int32_t)me)) {
-				s->start_time = tbl_proc_start_time(me);
-				atomic_store(&s->flags, TBL_SLOT_PINNED);
-				t->slot = s;
+			if (tbl_misc_lock(t) == TBL_OK) {
+				if (atomic_compare_exchange_strong(&s->pid, &parent, (int32_t)me)) {
+					s->start_time = tbl_proc_start_time(me);
+					atomic_store(&s->flags, TBL_SLOT_PINNED);
+					t->slot = s;
+				}
+				tbl_misc_unlock(t);
 			}
-			tbl_misc_unlock(t);
 		}
 		if (t->slot) {
 			t->pid = tbl_proc_self();
