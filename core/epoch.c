@@ -20,6 +20,7 @@
 #endif
 #include <string.h>
 #include "epoch.h"
+#include "crash.h"
 #include "proc.h"
 #include "sync.h"
 
@@ -38,6 +39,7 @@ static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
 static void slot_free_locked(tbl_t *t, tbl_slot_t *s)
 {
 	fold_counters(&t->hdr->folded, &s->stats);
+	TBL_CRASH_POINT("epoch.slot.folded");
 	atomic_store_explicit(&s->epoch, TBL_EPOCH_IDLE, memory_order_release);
 	atomic_store_explicit(&s->flags, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->pid, 0, memory_order_release);
@@ -57,10 +59,12 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 		}
 		if (atomic_compare_exchange_strong(&s->pid, &expected, (int32_t)me)) {
 			uint32_t hwm = atomic_load(&h->slots_hwm);
+			TBL_CRASH_POINT("epoch.slot.claimed");
 			s->start_time = start;
 			memset((void *)&s->stats, 0, sizeof(s->stats));
 			atomic_store(&s->flags, 0);
 			atomic_store(&s->epoch, TBL_EPOCH_IDLE);
+			TBL_CRASH_POINT("epoch.slot.initialised");
 			while (hwm < i + 1 && !atomic_compare_exchange_weak(&h->slots_hwm, &hwm, i + 1)) {
 			}
 			return s;
@@ -325,6 +329,7 @@ void tbl_retire_locked(tbl_t *t, uint64_t entry_off)
 	} else {
 		h->retire_head = entry_off;
 	}
+	TBL_CRASH_POINT("epoch.retire.linked");
 	h->retire_tail = entry_off;
 	h->retired_blocks++;
 	h->retired_bytes += e->bytes;
@@ -372,6 +377,7 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 		if (!h->retire_head) {
 			h->retire_tail = 0;
 		}
+		TBL_CRASH_POINT("epoch.reclaim.unlinked");
 		h->retired_blocks--;
 		h->retired_bytes -= e->bytes;
 		freed += e->bytes;

@@ -733,6 +733,7 @@ TBL_TEST(test_killed_at_every_crash_point)
 	point_t found[MAX_POINTS];
 	unsigned npoints, i, pass, ran = 0, not_reached = 0, failed = 0;
 
+	memset(ctl->points, 0, sizeof(ctl->points));
 	ctl->npoints = 0;
 	REQUIRE(run_scenario(NULL, 0, 1) == SC_OK);
 	npoints = ctl->npoints;
