@@ -331,6 +331,10 @@ static bool php_table_zero_copy_resolve(zend_ulong memory)
 	/* Each process maps the segment at its own address there; images hold absolute pointers. */
 	php_table_zero_copy = false;
 #endif
+#ifdef ZTS
+	/* Never under threads (apache2handler with a threaded MPM is ZTS): one pin per process, not thread. */
+	php_table_zero_copy = false;
+#endif
 
 	php_table_zero_copy_budget = memory / 8;
 	if (budget[0]) {
@@ -431,9 +435,21 @@ static PHP_GINIT_FUNCTION(table)
 	ZVAL_UNDEF(&table_globals->fullscan_fn);
 }
 
+/* Threads of one ZTS process would share its one reader slot and its one zero-copy pin: a thread could
+ * free (reclaim) what another is still reading. config.m4 refuses to build for ZTS; this refuses to load a
+ * module that was built some other way. */
+#ifdef ZTS
+# define PHP_TABLE_ZTS_REFUSED "table does not support thread-safe PHP (ZTS) yet: the threads of one process " \
+	"would share one reader slot. Use a non-thread-safe (NTS) PHP: php-fpm, CLI, or Apache with mpm_prefork"
+#endif
+
 static PHP_MINIT_FUNCTION(table)
 {
 	(void)type;
+#ifdef ZTS
+	php_error_docref(NULL, E_CORE_WARNING, "%s", PHP_TABLE_ZTS_REFUSED);
+	return FAILURE;
+#endif
 	REGISTER_INI_ENTRIES();
 
 	php_table_ce = register_class_Shm_Table();
