@@ -107,10 +107,6 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 		case TBL_ENOMEM:   /* counted in stats()['oom'] by the core */
 		case TBL_ESTALE:   /* the namespace was emptied and recycled: nothing of it is left */
 			return false;
-		case TBL_ENSFULL:
-			zend_throw_exception_ex(php_table_exception_ce, 0,
-				"too many namespaces (at most %u); raise table.memory", tbl_ns_limit(t) - 1);
-			return true;
 		default:
 			break;
 	}
@@ -134,6 +130,10 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 		}
 		case TBL_EOVERFLOW:
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): integer overflow", ZSTR_VAL(fn));
+			break;
+		case TBL_ENSFULL:   /* tbl_ns_limit() counts the default namespace too */
+			zend_throw_exception_ex(php_table_exception_ce, 0,
+				"%s(): too many namespaces (at most %u); raise table.memory", ZSTR_VAL(fn), tbl_ns_limit(t) - 1);
 			break;
 		case TBL_ESYS:
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): %s", ZSTR_VAL(fn), tbl_errstr(t));

@@ -3,7 +3,7 @@
  * Writes live in write.c, making room in evict.c, reclamation in epoch.c.
  *
  * The geometry scales with table.memory: one bucket per 256 bytes (power of two), one reader slot per
- * 16 KiB (64 to 4096) and one namespace per 64 KiB (128 to 4096). Everything but the heap is carved out
+ * 16 KiB (64 to 4096) and one named namespace per 64 KiB (128 to 4096), besides the default one. Everything but the heap is carved out
  * of the front of the segment; see segment.h for the picture. The mapping is zero-filled, so only the
  * fields that start non-zero are written here, and the untouched parts are never faulted in.
  */
@@ -38,7 +38,8 @@ static uint64_t plan_layout(tbl_header_t *h, uint64_t memory)
 
 	h->nstripes = TBL_NSTRIPES;
 	h->nslots = (uint32_t)clamp_u64(memory / 16384u, 64, 4096);
-	h->max_ns = (uint32_t)clamp_u64(memory / 65536u, 128, 4096);
+	/* table.memory / 64 KiB named namespaces (128 to 4096), as documented, plus the default one. */
+	h->max_ns = (uint32_t)clamp_u64(memory / 65536u, 128, 4096) + 1u;
 	h->nsindex_size = (uint32_t)pow2_floor(h->max_ns) * 4u;
 	h->nbuckets = pow2_floor(clamp_u64(memory / 256u, 1024, UINT64_MAX / 2));
 
