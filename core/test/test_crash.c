@@ -11,8 +11,12 @@
  * any core file is therefore tested as soon as the workload passes it. The anchor is SQLite's crash and
  * fault-injection testing: every point, not a random sample.
  *
+ * Everything runs twice: under noeviction (no entry may disappear except by the workload; a full table
+ * fails writes) and under lru (the fill evicts, so eviction's points are passed too; any entry may then
+ * be missing, but none may hold a value it never had).
+ *
  * One scenario, in a process of its own (so a hang or a crash fails that scenario, not the run):
- *   1. a fresh table (noeviction, so no entry may disappear except by the workload), a base set of keys
+ *   1. a fresh table, a base set of keys
  *      in the default namespace and in namespaces that fill the namespace table but one id, plus an
  *      empty namespace that can be recycled;
  *   2. two workers wait for the victim's first phase (lock repairs, done alone so that the victim is the
@@ -67,6 +71,7 @@ typedef struct ctl {
 } ctl_t;
 
 static ctl_t *ctl;
+static tbl_policy_t policy;        /* noeviction: nothing may vanish; lru: eviction may take any entry */
 static int recording;              /* this process records the points it passes (discovery) */
 static const char *kill_name;      /* this process dies at the kill_at-th pass of kill_name */
 static unsigned kill_at, kill_seen;
@@ -288,18 +293,19 @@ static int run_op(tbl_t *t, const op_t *o)
 		v.data = big;
 		v.len = sizeof(big);
 		v.ops = NULL;
-		for (i = 0; i < 1000; i++) {
+		/* noeviction: until the table is full; lru: past its size, so that eviction runs */
+		for (i = 0; i < (policy == TBL_POLICY_NOEVICTION ? 1000 : 300); i++) {
 			char key[32];
 			snprintf(key, sizeof(key), "f%d", i);
 			st = WITH_NS(t, o->ns, h, tbl_store(t, h, key, strlen(key), &v, 0, TBL_STORE_SET));
-			if (st == TBL_ENOMEM) {
+			if (st == TBL_ENOMEM && policy == TBL_POLICY_NOEVICTION) {
 				return 0;
 			}
 			if (st != TBL_OK) {
 				return (int)st;
 			}
 		}
-		return 1;   /* the table never filled up: the workload is wrong */
+		return policy == TBL_POLICY_NOEVICTION;   /* noeviction: the table never filled up */
 	case OP_CLAIM:
 		if (tbl_claim(t, TBL_NS_DEFAULT, o->key, strlen(o->key), 10000) != TBL_OK) {
 			return 1;
@@ -479,7 +485,7 @@ static int model_check(tbl_t *t, const model_t *m)
 			tbl_read_end(t);
 		}
 		if (st != TBL_OK) {
-			ok = !k->present || k->may_vanish || (k->any_old && !k->alt_present);
+			ok = !k->present || k->may_vanish || (k->any_old && !k->alt_present) || policy != TBL_POLICY_NOEVICTION;
 		}
 		if (!ok) {
 			fprintf(stderr, "  key %s:%s is %s, expected %s%s\n", k->ns ? k->ns : "", k->key,
@@ -503,7 +509,8 @@ static void wait_go(void)
 static void reader(tbl_t *t)
 {
 	char key[32], val[32], name[32], buf[64];
-	int i, j;
+	int i, j, evicting = policy != TBL_POLICY_NOEVICTION;
+	tbl_status_t st;
 
 	alarm(CALL_BOUND_S);
 	wait_go();
@@ -513,13 +520,18 @@ static void reader(tbl_t *t)
 		j = 7 + i % (BASE_KEYS - 7);
 		base_key(key, sizeof(key), j);
 		base_val(val, sizeof(val), j);
-		if (fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf)) != TBL_OK || strcmp(buf, val) != 0) {
+		/* under lru any entry may be evicted (and its emptied namespace recycled), never altered */
+		st = fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf));
+		if ((st != TBL_OK && !evicting) || (st == TBL_OK && strcmp(buf, val) != 0)) {
 			fprintf(stderr, "reader: %s lost\n", key);
 			_exit(4);
 		}
 		snprintf(name, sizeof(name), "b%u", 1 + (unsigned)i % nbase);
-		if (tbl_ns_find(t, name, strlen(name), &h) != TBL_OK
-		    || fixture_get(t, h, "k", buf, sizeof(buf)) != TBL_OK || strcmp(buf, name) != 0) {
+		st = tbl_ns_find(t, name, strlen(name), &h);
+		if (st == TBL_OK) {
+			st = fixture_get(t, h, "k", buf, sizeof(buf));
+		}
+		if ((st != TBL_OK && !evicting) || (st == TBL_OK && strcmp(buf, name) != 0)) {
 			fprintf(stderr, "reader: namespace %s or its key lost\n", name);
 			_exit(4);
 		}
@@ -548,13 +560,16 @@ static void writer(tbl_t *t)
 		if (st == TBL_ENOMEM) {
 			continue;   /* the victim filled the table (noeviction) */
 		}
-		if (st != TBL_OK || fixture_get(t, h, key, buf, sizeof(buf)) != TBL_OK || strcmp(buf, val) != 0) {
+		if (st == TBL_OK) {
+			st = fixture_get(t, h, key, buf, sizeof(buf));
+		}
+		if ((st != TBL_OK && policy == TBL_POLICY_NOEVICTION) || (st == TBL_OK && strcmp(buf, val) != 0)) {
 			fprintf(stderr, "writer: %s: status %d, or not read back\n", key, (int)st);
 			_exit(5);
 		}
 		if (i % 50 == 49) {
 			st = WITH_NS(t, "w", h, tbl_delete(t, h, key, strlen(key)));
-			if (st != TBL_OK) {
+			if (st != TBL_OK && (st != TBL_ENOTFOUND || policy == TBL_POLICY_NOEVICTION)) {
 				fprintf(stderr, "writer: delete %s: status %d\n", key, (int)st);
 				_exit(5);
 			}
@@ -615,6 +630,14 @@ static int check_after(tbl_t *t)
 	}
 	model_build(&m, step);
 	bad += model_check(t, &m);
+	if (policy != TBL_POLICY_NOEVICTION && step == NOPS) {
+		tbl_stats_t stats;
+		tbl_get_stats(t, &stats);
+		if (stats.evictions == 0) {
+			fprintf(stderr, "  the lru workload evicted nothing: it does not test eviction\n");
+			bad++;
+		}
+	}
 	/* Free the memory a killed fill may have taken, so the checks below can write. */
 	if (tbl_ns_find(t, "fill", 4, &h) == TBL_OK && tbl_clear_ns(t, h, &n) != TBL_OK) {
 		fprintf(stderr, "  clear(fill) failed\n");
@@ -652,7 +675,7 @@ enum { SC_OK = 0, SC_NOT_REACHED = 10, SC_SETUP = 11, SC_VICTIM = 12, SC_WORKER 
 
 static void scenario(const char *point, unsigned pass, int discover)
 {
-	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_NOEVICTION);
+	tbl_t *t = fixture_open(1 * MB, policy);
 	pid_t workers[2], vpid;
 	int i, status, rc = SC_OK;
 
@@ -723,49 +746,81 @@ static int run_scenario(const char *point, unsigned pass, int discover)
 
 TBL_TEST(test_workload_passes_without_a_crash)
 {
+	policy = TBL_POLICY_NOEVICTION;
+	CHECK(run_scenario(NULL, 0, 0) == SC_OK);
+	policy = TBL_POLICY_LRU;
 	CHECK(run_scenario(NULL, 0, 0) == SC_OK);
 }
 
-TBL_TEST(test_killed_at_every_crash_point)
+typedef struct tally {
+	unsigned kills, not_reached, failed;
+	char names[MAX_POINTS][64];
+	unsigned nnames;
+} tally_t;
+
+/* Discover the points the workload passes under `p`, then kill at passes 1 .. TBL_CRASH_PASSES of each. */
+static int kill_everywhere(tbl_policy_t p, tally_t *sum)
 {
 	const char *only = getenv("TBL_CRASH_ONLY");
 	int verbose = getenv("TBL_CRASH_VERBOSE") != NULL;
 	point_t found[MAX_POINTS];
-	unsigned npoints, i, pass, ran = 0, not_reached = 0, failed = 0;
+	unsigned npoints, i, j, pass;
 
+	policy = p;
 	memset(ctl->points, 0, sizeof(ctl->points));
 	ctl->npoints = 0;
-	REQUIRE(run_scenario(NULL, 0, 1) == SC_OK);
+	if (run_scenario(NULL, 0, 1) != SC_OK) {
+		return -1;
+	}
 	npoints = ctl->npoints;
 	memcpy(found, ctl->points, sizeof(found));
-	REQUIRE(npoints > 0);
 	for (i = 0; i < npoints; i++) {
 		unsigned passes = atomic_load(&found[i].passes);
 
+		for (j = 0; j < sum->nnames && strcmp(sum->names[j], found[i].name) != 0; j++) {
+		}
+		if (j == sum->nnames) {
+			memcpy(sum->names[sum->nnames++], found[i].name, sizeof(found[i].name));
+		}
 		if (only && strcmp(only, found[i].name) != 0) {
 			continue;
 		}
 		for (pass = 1; pass <= passes && pass <= TBL_CRASH_PASSES; pass++) {
 			int rc = run_scenario(found[i].name, pass, 0);
 
-			ran++;
+			sum->kills++;
 			if (rc == SC_NOT_REACHED) {
-				not_reached++;
+				sum->not_reached++;
 			} else if (rc != SC_OK) {
-				failed++;
-				fprintf(stderr, "FAIL: killed at %s, pass %u: scenario status %d\n", found[i].name, pass, rc);
+				sum->failed++;
+				fprintf(stderr, "FAIL: %s: killed at %s, pass %u: scenario status %d\n",
+				        p == TBL_POLICY_LRU ? "lru" : "noeviction", found[i].name, pass, rc);
 			}
 			if (verbose) {
-				printf("  %-32s pass %u/%u: %s\n", found[i].name, pass, passes,
+				printf("  %-10s %-32s pass %u/%u: %s\n", p == TBL_POLICY_LRU ? "lru" : "noeviction",
+				       found[i].name, pass, passes,
 				       rc == SC_OK ? "ok" : rc == SC_NOT_REACHED ? "not reached" : "FAILED");
 			}
 		}
 	}
-	printf("crash points: %u found by the workload, %u kills, %u survived, %u not reached, %u failed\n",
-	       npoints, ran, ran - not_reached - failed, not_reached, failed);
-	CHECK(failed == 0);
+	return (int)npoints;
+}
+
+TBL_TEST(test_killed_at_every_crash_point)
+{
+	static tally_t sum;
+	int noevict, lru;
+
+	memset(&sum, 0, sizeof(sum));
+	noevict = kill_everywhere(TBL_POLICY_NOEVICTION, &sum);
+	lru = kill_everywhere(TBL_POLICY_LRU, &sum);
+	REQUIRE(noevict > 0 && lru > 0);
+	printf("crash points: %u distinct (%d passed by the noeviction workload, %d by the lru one), "
+	       "%u kills, %u survived, %u not reached, %u failed\n", sum.nnames, noevict, lru, sum.kills,
+	       sum.kills - sum.not_reached - sum.failed, sum.not_reached, sum.failed);
+	CHECK(sum.failed == 0);
 	/* Concurrency may shift a pass now and then, never most of them. */
-	CHECK(not_reached * 4 <= ran);
+	CHECK(sum.not_reached * 4 <= sum.kills);
 }
 
 /* Whether `pid` sits in a futex wait (Linux: /proc/<pid>/syscall starts with the syscall number). */
