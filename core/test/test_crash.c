@@ -75,6 +75,9 @@ static tbl_policy_t policy;        /* noeviction: nothing may vanish; lru: evict
 static int recording;              /* this process records the points it passes (discovery) */
 static const char *kill_name;      /* this process dies at the kill_at-th pass of kill_name */
 static unsigned kill_at, kill_seen;
+static tbl_t *watch_t;             /* with watch_ns: at every ns.create.* point, look the name up */
+static const char *watch_ns;
+static unsigned watch_checks, watch_violations;
 
 static point_t *point_find(const char *name, int add)
 {
@@ -107,6 +110,16 @@ void tbl_crash_point(const char *name)
 	}
 	if (kill_name && strcmp(name, kill_name) == 0 && ++kill_seen == kill_at) {
 		raise(SIGKILL);
+	}
+	if (watch_ns && strncmp(name, "ns.create.", 10) == 0) {
+		tbl_ns_t h;
+
+		watch_checks++;
+		/* What any other process sees at this instant: the name is not found yet, or it is counted. */
+		if (tbl_ns_find(watch_t, watch_ns, strlen(watch_ns), &h) == TBL_OK
+		    && tbl_ns_id(h) >= tbl_ns_count_created(watch_t)) {
+			watch_violations++;
+		}
 	}
 }
 
@@ -889,7 +902,30 @@ TBL_TEST(test_one_lock_repair_runs_one_gc)
 	tbl_destroy(t);
 }
 
+/* Issue 10, item 2: a creator published a new namespace's name before counting it, so for a moment (or
+ * for good, if it was killed there) another process could find the name, get a handle beyond the count,
+ * and have set() fail with "invalid argument". At every step of a creation the name is now either not
+ * found or found and counted. */
+TBL_TEST(test_a_namespace_is_found_only_once_counted)
+{
+	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_NOEVICTION);
+	tbl_ns_t h;
+
+	REQUIRE(t != NULL);
+	watch_t = t;
+	watch_ns = "created";
+	watch_checks = watch_violations = 0;
+	CHECK(tbl_ns_get(t, "created", 7, &h) == TBL_OK);
+	watch_ns = NULL;
+	CHECK(watch_checks >= 2);
+	CHECK_EQ_U64(watch_violations, 0);
+	CHECK(fixture_set(t, h, "k", "v", 0) == TBL_OK);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_a_namespace_is_found_only_once_counted),
 	TBL_TEST_ENTRY(test_one_lock_repair_runs_one_gc),
 	TBL_TEST_ENTRY(test_workload_passes_without_a_crash),
 	TBL_TEST_ENTRY(test_killed_at_every_crash_point),
