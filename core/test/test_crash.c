@@ -31,7 +31,6 @@
  *      written and read; a new namespace can be made.
  * TBL_CRASH_ONLY=<point> runs one point; TBL_CRASH_VERBOSE=1 prints each scenario.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -40,7 +39,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "table_fixture.h"
 #include "crash.h"
@@ -128,7 +126,7 @@ void tbl_crash_point(const char *name)
 enum op_kind {
 	OP_LOCKDEAD_STRIPE, OP_LOCKDEAD_NS, OP_LOCKDEAD_ALLOC, OP_LOCKDEAD_MISC, OP_PHASE_B,
 	OP_DIE_RECYCLING, OP_NSFIND,
-	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM, OP_CLEAR_ALL
+	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM
 };
 
 typedef struct op {
@@ -278,8 +276,6 @@ static int run_op(tbl_t *t, const op_t *o)
 	case OP_CLEAR:
 		st = WITH_NS(t, o->ns, h, tbl_clear_ns(t, h, &n));
 		return st == TBL_OK ? 0 : (int)st;
-	case OP_CLEAR_ALL:
-		return tbl_clear_all(t, &n) == TBL_OK ? 0 : 1;
 	case OP_NSGET:
 		return resolve(t, o->ns, &h) == TBL_OK ? 0 : 1;
 	case OP_NSFIND:
