@@ -3,9 +3,10 @@
  * Writes live in write.c, making room in evict.c, reclamation in epoch.c.
  *
  * The geometry scales with table.memory: one bucket per 256 bytes (power of two), one reader slot per
- * 16 KiB (64 to 4096) and one named namespace per 64 KiB (128 to 4096), besides the default one. Everything but the heap is carved out
- * of the front of the segment; see segment.h for the picture. The mapping is zero-filled, so only the
- * fields that start non-zero are written here, and the untouched parts are never faulted in.
+ * 16 KiB (64 to 4096) and one named namespace per 64 KiB (128 to 4096), besides the default one.
+ * Everything but the heap is carved out of the front of the segment; see segment.h for the picture. The
+ * mapping is zero-filled, so only the fields that start non-zero are written here, and the untouched
+ * parts are never faulted in.
  */
 #include <stdio.h>
 #include <stdlib.h>

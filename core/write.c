@@ -7,6 +7,10 @@
  * Nothing in between can call back into the embedding program, so nothing can longjmp out of a lock.
  * The value bytes were produced by the caller before the call: serialization (which runs user code)
  * never happens under a lock.
+ *
+ * The TBL_CRASH_POINTs mark the places between the steps where a SIGKILL may land (core/crash.h): at
+ * every one of them the chain is well formed, and what is left over (a stripe's counters, a block
+ * allocated but not linked or unlinked but not retired) is the stripe repair's and the GC's to fix.
  */
 #include <string.h>
 #include "epoch.h"
