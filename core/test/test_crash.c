@@ -827,6 +827,14 @@ TBL_TEST(test_killed_at_every_crash_point)
 	printf("crash points: %u distinct (%d passed by the noeviction workload, %d by the lru one), "
 	       "%u kills, %u survived, %u not reached, %u failed\n", sum.nnames, noevict, lru, sum.kills,
 	       sum.kills - sum.not_reached - sum.failed, sum.not_reached, sum.failed);
+	{
+		unsigned i;
+		printf("crash points killed at:");
+		for (i = 0; i < sum.nnames; i++) {
+			printf(" %s", sum.names[i]);
+		}
+		printf("\n");
+	}
 	CHECK(sum.failed == 0);
 	/* Concurrency may shift a pass now and then, never most of them. */
 	CHECK(sum.not_reached * 4 <= sum.kills);
