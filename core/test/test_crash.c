@@ -23,8 +23,9 @@
  *      one that repairs), then a reader checks every base key and looks namespace names up, and a writer
  *      writes and reads back keys of its own; each has an alarm() bound;
  *   3. the victim runs the workload (ops[] below: sets, replaces, deletes, increments, cas, touch,
- *      namespace create and recycle, clear, memory exhaustion, remember() claims, and locks whose holder
- *      died) and kills itself at the chosen pass of the chosen point, recording which op it was in;
+ *      namespace create and recycle, clear, memory exhaustion, expiry of entries whose TTL ran out,
+ *      remember() claims, and locks whose holder died) and kills itself at the chosen pass of the
+ *      chosen point, recording which op it was in;
  *   4. the scenario process then checks, under alarm(): tbl_check; every key against a model of the ops
  *      before the interrupted one (the interrupted op's key may hold its old or its new value, a clear
  *      may have removed any part of its namespace); every namespace the workload used can be looked up,
@@ -34,6 +35,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,7 @@
 #define SCENARIO_BOUND_S   30       /* a scenario process that takes longer has hung */
 #define CALL_BOUND_S       20       /* alarm() in every process of a scenario */
 #define BASE_KEYS          40
+#define TTL_KEYS           12       /* "t0" .. "t11": stored with a TTL, then made to look long expired */
 #define WORKER_OPS         400
 
 /* ---- shared control block ---------------------------------------------------------------------- */
@@ -127,6 +130,7 @@ void tbl_crash_point(const char *name)
 enum op_kind {
 	OP_LOCKDEAD_STRIPE, OP_LOCKDEAD_NS, OP_LOCKDEAD_ALLOC, OP_LOCKDEAD_MISC, OP_PHASE_B,
 	OP_DIE_RECYCLING, OP_NSFIND,
+	OP_COUNT,
 	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM
 };
 
@@ -153,6 +157,8 @@ static const op_t ops[] = {
 	{ OP_DIE_RECYCLING, "vicx", NULL, NULL, NULL, 0 },   /* recycles "empty", dies with its record odd */
 	{ OP_NSFIND, "vicx", NULL, NULL, NULL, 0 },          /* meets the odd record: repairs it */
 	{ OP_PHASE_B, NULL, NULL, NULL, NULL, 0 },
+	{ OP_SET, NULL, "t3", "over-expired", NULL, 0 },    /* meets an expired entry: removes it */
+	{ OP_COUNT, NULL, NULL, NULL, NULL, 0 },            /* expires every due entry of the namespace */
 	{ OP_SET, NULL, "a2", "inserted", NULL, 0 },
 	{ OP_SET, NULL, "base3", "replaced", NULL, 0 },
 	{ OP_ADD, NULL, "a3", "added", NULL, 0 },
@@ -279,6 +285,9 @@ static int run_op(tbl_t *t, const op_t *o)
 		return st == TBL_OK ? 0 : (int)st;
 	case OP_NSGET:
 		return resolve(t, o->ns, &h) == TBL_OK ? 0 : 1;
+	case OP_COUNT:
+		(void)tbl_ns_entries(t, TBL_NS_DEFAULT);
+		return 0;
 	case OP_NSFIND:
 		st = tbl_ns_find(t, o->ns, strlen(o->ns), &h);
 		return st == TBL_OK || st == TBL_ENOTFOUND ? 0 : (int)st;
@@ -455,6 +464,10 @@ static void model_build(model_t *m, int step)
 		base_val(val, sizeof(val), i);
 		model_set(model_key(m, NULL, key), val);
 	}
+	for (i = 0; i < TTL_KEYS; i++) {
+		snprintf(key, sizeof(key), "t%d", i);
+		(void)model_key(m, NULL, key);   /* expired before the workload starts: absent */
+	}
 	for (i = 0; i < NOPS && i < step; i++) {
 		model_apply(m, &ops[i], 0);
 	}
@@ -591,8 +604,28 @@ static void writer(tbl_t *t)
 
 /* ---- one scenario ------------------------------------------------------------------------------------ */
 
+/* Make an entry look as if its TTL ran out 10 s ago: what a table reaches by waiting, without the wait. */
+static int age_cb(void *ctx, tbl_ns_t ns, const char *key, size_t klen, const tbl_view_t *v)
+{
+	tbl_t *t = ctx;
+
+	(void)ns;
+	(void)v;
+	if (klen >= 2 && key[0] == 't' && key[1] >= '0' && key[1] <= '9') {
+		tbl_entry_t *e = (tbl_entry_t *)(void *)(uintptr_t)key - 1;   /* the key follows its header */
+		uint32_t past = tbl_clock_now().sec - 10;
+		uint32_t stripe = tbl_stripe_of_bucket(t, tbl_bucket_of_hash(t, e->hash));
+
+		atomic_store(&e->expire, past);
+		/* min_expire is a lower bound of the cell's expiries: lowering it is always allowed */
+		TBL_STORE_RELAXED(&tbl_nscount(t, stripe, e->ns)->min_expire, past);
+	}
+	return 0;
+}
+
 static int populate(tbl_t *t)
 {
+	uint64_t cursor = 0;
 	char key[32], val[32], name[32];
 	unsigned i, limit = tbl_ns_limit(t);
 	tbl_ns_t h;
@@ -610,6 +643,16 @@ static int populate(tbl_t *t)
 	    || tbl_delete(t, h, "e", 1) != TBL_OK) {
 		return -1;
 	}
+	for (i = 0; i < TTL_KEYS; i++) {
+		tbl_value_t v = fixture_str("short-lived");
+		snprintf(key, sizeof(key), "t%u", i);
+		if (tbl_store(t, TBL_NS_DEFAULT, key, strlen(key), &v, 1000, TBL_STORE_SET) != TBL_OK) {
+			return -1;
+		}
+	}
+	do {
+		tbl_scan(t, TBL_NS_DEFAULT, &cursor, 1u << 20, age_cb, t);
+	} while (cursor);
 	/* the default, w, fill, empty, b1..b<nbase>, and one id left for "vic" */
 	nbase = limit - 5;
 	for (i = 1; i <= nbase; i++) {
@@ -640,11 +683,15 @@ static int check_after(tbl_t *t)
 	}
 	model_build(&m, step);
 	bad += model_check(t, &m);
-	if (policy != TBL_POLICY_NOEVICTION && step == NOPS) {
+	if (step == NOPS) {
 		tbl_stats_t stats;
 		tbl_get_stats(t, &stats);
-		if (stats.evictions == 0) {
+		if (policy != TBL_POLICY_NOEVICTION && stats.evictions == 0) {
 			fprintf(stderr, "  the lru workload evicted nothing: it does not test eviction\n");
+			bad++;
+		}
+		if (stats.expirations == 0) {
+			fprintf(stderr, "  the workload expired nothing: it does not test expiry\n");
 			bad++;
 		}
 	}
