@@ -92,6 +92,17 @@ tbl_status_t tbl_stripe_lock(tbl_t *t, uint32_t stripe)
 	return TBL_OK;
 }
 
+void tbl_stripes_settle(tbl_t *t)
+{
+	uint32_t s;
+
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		if (TBL_UNLIKELY(tbl_lock_holder_died(tbl_lock_at(t, s))) && tbl_stripe_lock(t, s) == TBL_OK) {
+			tbl_stripe_unlock(t, s);
+		}
+	}
+}
+
 int tbl_stripe_trylock(tbl_t *t, uint32_t stripe)
 {
 	tbl_lock_result_t r;

@@ -38,6 +38,10 @@ void tbl_misc_unlock(tbl_t *t);
 
 /* Recount the namespace counters of one stripe from its chains (stripe lock held). */
 void tbl_stripe_recount(tbl_t *t, uint32_t stripe);
+/* Before reading counters without a lock (count(), memory(), stats()): repair every stripe whose lock
+ * holder died and that nobody has taken since, so that a writer killed between linking an entry and
+ * counting it is never seen as a wrong count. One load per stripe when nobody died. */
+void tbl_stripes_settle(tbl_t *t);
 /* ns.c: repair the namespace records after a holder of the namespace lock died (namespace lock held):
  * retire records a recycle left odd, publish counted records missing from the index. */
 void tbl_ns_repair(tbl_t *t);

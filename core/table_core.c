@@ -275,6 +275,7 @@ static void ns_totals(tbl_t *t, tbl_ns_t ns, uint64_t *entries, uint64_t *bytes)
 	if (id >= tbl_ns_count_created(t)) {
 		return;
 	}
+	tbl_stripes_settle(t);
 	if (tbl_slot_ensure(t) == TBL_OK) {
 		tbl_expire_due(t, (int)id, tbl_clock_now().sec);
 	}
@@ -309,6 +310,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	unsigned ns, created;
 
 	memset(out, 0, sizeof(*out));
+	tbl_stripes_settle(t);
 	if (tbl_slot_ensure(t) == TBL_OK) {
 		tbl_expire_due(t, -1, tbl_clock_now().sec);
 	}
