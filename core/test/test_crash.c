@@ -48,7 +48,7 @@
 #include "sync.h"
 
 #define MB (1024u * 1024u)
-#define TBL_CRASH_PASSES   3        /* kill at passes 1 .. this of every point */
+#define TBL_CRASH_PASSES   3        /* kill at passes 1 .. this of every point, and at a late one */
 #define MAX_POINTS         256
 #define SCENARIO_BOUND_S   30       /* a scenario process that takes longer has hung */
 #define CALL_BOUND_S       20       /* alarm() in every process of a scenario */
@@ -815,7 +815,21 @@ typedef struct tally {
 	unsigned nnames;
 } tally_t;
 
-/* Discover the points the workload passes under `p`, then kill at passes 1 .. TBL_CRASH_PASSES of each. */
+/* 1, 2, .. TBL_CRASH_PASSES, then one late pass (7/8 of the way: for the points the fill passes, with
+ * the table full; not the very last, whose number varies a little with the concurrent workers), then
+ * past the end. */
+static unsigned next_pass(unsigned pass, unsigned passes)
+{
+	unsigned late = passes - passes / 8;
+
+	if (pass < TBL_CRASH_PASSES) {
+		return pass + 1;
+	}
+	return pass < late ? late : passes + 1;
+}
+
+/* Discover the points the workload passes under `p`, then kill at passes 1 .. TBL_CRASH_PASSES of each,
+ * and at a late one. */
 static int kill_everywhere(tbl_policy_t p, tally_t *sum)
 {
 	const char *only = getenv("TBL_CRASH_ONLY");
@@ -842,7 +856,7 @@ static int kill_everywhere(tbl_policy_t p, tally_t *sum)
 		if (only && strcmp(only, found[i].name) != 0) {
 			continue;
 		}
-		for (pass = 1; pass <= passes && pass <= TBL_CRASH_PASSES; pass++) {
+		for (pass = 1; pass <= passes; pass = next_pass(pass, passes)) {
 			int rc = run_scenario(found[i].name, pass, 0);
 
 			sum->kills++;
