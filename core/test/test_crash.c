@@ -1,13 +1,14 @@
 /*
  * test_crash.c - the crash-point harness: a process is SIGKILLed at every named crash point of the core
- * (and at the first few passes of each), while other processes read and write, and the table must come
+ * (at the first few passes of each, and a late one), while other processes read and write, and the table must come
  * through: no call hangs, tbl_check is clean, no unrelated entry is lost, the key being changed holds
  * its old or its new value, and every namespace is still usable.
  *
  * This binary links a core built with -DTBL_CRASH_POINTS (core/Makefile's `crash` flavour), so every
  * TBL_CRASH_POINT("module.step") in the core calls tbl_crash_point() below. Nothing here lists the
  * points: a discovery run of the workload records every point it passes, and how often, in shared
- * memory; then one scenario runs per (point, pass) for passes 1 .. TBL_CRASH_PASSES. A point added to
+ * memory; then one scenario runs per (point, pass) for passes 1 .. TBL_CRASH_PASSES and a late pass
+ * (next_pass()). A point added to
  * any core file is therefore tested as soon as the workload passes it. The anchor is SQLite's crash and
  * fault-injection testing: every point, not a random sample.
  *
@@ -16,9 +17,8 @@
  * be missing, but none may hold a value it never had).
  *
  * One scenario, in a process of its own (so a hang or a crash fails that scenario, not the run):
- *   1. a fresh table, a base set of keys
- *      in the default namespace and in namespaces that fill the namespace table but one id, plus an
- *      empty namespace that can be recycled;
+ *   1. a fresh table, a base set of keys in the default namespace and in namespaces that fill the
+ *      namespace table but one id, an empty namespace that can be recycled, and entries whose TTL ran out;
  *   2. two workers wait for the victim's first phase (lock repairs, done alone so that the victim is the
  *      one that repairs), then a reader checks every base key and looks namespace names up, and a writer
  *      writes and reads back keys of its own; each has an alarm() bound;
@@ -69,7 +69,6 @@ typedef struct ctl {
 	point_t points[MAX_POINTS];
 	_Atomic int step;              /* the op the victim is in (ops index); NOPS when it finished */
 	_Atomic int go;                /* the workers may start */
-	_Atomic int phase_a_done;
 } ctl_t;
 
 static ctl_t *ctl;
@@ -256,7 +255,6 @@ static int run_op(tbl_t *t, const op_t *o)
 	case OP_LOCKDEAD_ALLOC: lock_dead(t, 2); return 0;
 	case OP_LOCKDEAD_MISC: lock_dead(t, 3); return 0;
 	case OP_PHASE_B:
-		atomic_store(&ctl->phase_a_done, 1);
 		atomic_store(&ctl->go, 1);
 		return 0;
 	case OP_SET:
