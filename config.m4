@@ -11,6 +11,12 @@ PHP_ARG_ENABLE([table-igbinary],
   [no], [no])
 
 if test "$PHP_TABLE" != "no"; then
+  dnl Threads of one thread-safe (ZTS) process would share its one reader slot and its one zero-copy pin,
+  dnl so a thread could free what another is still reading. Until the core has a slot per thread, refuse.
+  if test "$PHP_THREAD_SAFETY" = "yes"; then
+    AC_MSG_ERROR([table does not support thread-safe PHP (ZTS) yet: the threads of one process would share one reader slot. Build it for a non-thread-safe (NTS) PHP: php-fpm, CLI, or Apache with mpm_prefork])
+  fi
+
   AC_DEFINE(HAVE_TABLE, 1, [Whether the table extension is enabled])
 
   TABLE_CORE_SOURCES="core/status.c core/clock_posix.c core/proc_posix.c core/shm_mmap.c core/lock_pthread.c core/alloc.c \

@@ -93,7 +93,7 @@ PHP_METHOD(Shm_Table, namespaces)
 	for (unsigned i = 1; i < n; i++) {
 		size_t len;
 		const char *name;
-		if (tbl_ns_entries(t, (tbl_ns_t)i) == 0) {
+		if (tbl_ns_entries(t, tbl_ns_handle(t, i)) == 0) {
 			continue;
 		}
 		name = tbl_ns_name(t, (tbl_ns_t)i, &len);
@@ -143,7 +143,7 @@ PHP_METHOD(Shm_Table, stats)
 	array_init(&nss);
 	n = tbl_ns_count_created(t);
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t entries = tbl_ns_entries(t, (tbl_ns_t)i);
+		uint64_t entries = tbl_ns_entries(t, tbl_ns_handle(t, i));
 		size_t len;
 		const char *name;
 		if (i != TBL_NS_DEFAULT && entries == 0) {
@@ -152,7 +152,7 @@ PHP_METHOD(Shm_Table, stats)
 		name = tbl_ns_name(t, (tbl_ns_t)i, &len);
 		array_init_size(&one, 2);
 		add_assoc_long(&one, "count", (zend_long)entries);
-		add_assoc_long(&one, "memory", (zend_long)tbl_ns_bytes(t, (tbl_ns_t)i));
+		add_assoc_long(&one, "memory", (zend_long)tbl_ns_bytes(t, tbl_ns_handle(t, i)));
 		zend_symtable_str_update(Z_ARRVAL(nss), name, len, &one);
 	}
 	add_assoc_zval(return_value, "namespaces", &nss);

@@ -107,10 +107,6 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 		case TBL_ENOMEM:   /* counted in stats()['oom'] by the core */
 		case TBL_ESTALE:   /* the namespace was emptied and recycled: nothing of it is left */
 			return false;
-		case TBL_ENSFULL:
-			zend_throw_exception_ex(php_table_exception_ce, 0,
-				"too many namespaces (at most %u); raise table.memory", tbl_ns_limit(t) - 1);
-			return true;
 		default:
 			break;
 	}
@@ -134,6 +130,10 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 		}
 		case TBL_EOVERFLOW:
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): integer overflow", ZSTR_VAL(fn));
+			break;
+		case TBL_ENSFULL:   /* tbl_ns_limit() counts the default namespace too */
+			zend_throw_exception_ex(php_table_exception_ce, 0,
+				"%s(): too many namespaces (at most %u); raise table.memory", ZSTR_VAL(fn), tbl_ns_limit(t) - 1);
 			break;
 		case TBL_ESYS:
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): %s", ZSTR_VAL(fn), tbl_errstr(t));
@@ -331,6 +331,10 @@ static bool php_table_zero_copy_resolve(zend_ulong memory)
 	/* Each process maps the segment at its own address there; images hold absolute pointers. */
 	php_table_zero_copy = false;
 #endif
+#ifdef ZTS
+	/* Never under threads (apache2handler with a threaded MPM is ZTS): one pin per process, not thread. */
+	php_table_zero_copy = false;
+#endif
 
 	php_table_zero_copy_budget = memory / 8;
 	if (budget[0]) {
@@ -431,9 +435,21 @@ static PHP_GINIT_FUNCTION(table)
 	ZVAL_UNDEF(&table_globals->fullscan_fn);
 }
 
+/* Threads of one ZTS process would share its one reader slot and its one zero-copy pin: a thread could
+ * free (reclaim) what another is still reading. config.m4 refuses to build for ZTS; this refuses to load a
+ * module that was built some other way. */
+#ifdef ZTS
+# define PHP_TABLE_ZTS_REFUSED "table does not support thread-safe PHP (ZTS) yet: the threads of one process " \
+	"would share one reader slot. Use a non-thread-safe (NTS) PHP: php-fpm, CLI, or Apache with mpm_prefork"
+#endif
+
 static PHP_MINIT_FUNCTION(table)
 {
 	(void)type;
+#ifdef ZTS
+	php_error_docref(NULL, E_CORE_WARNING, "%s", PHP_TABLE_ZTS_REFUSED);
+	return FAILURE;
+#endif
 	REGISTER_INI_ENTRIES();
 
 	php_table_ce = register_class_Shm_Table();

@@ -5,7 +5,9 @@
  * verifies: every chain entry is a used heap block of the right size, sits in the bucket its hash
  * selects, belongs to a created namespace and is reachable once; the per stripe and namespace counters
  * equal what the chains hold; the retire queue is well formed; the allocator is consistent and its used
- * bytes are exactly the live plus retired entries (no leaked block).
+ * bytes are exactly the live plus retired entries (no leaked block); then, under the namespace lock, that
+ * no namespace record is half-rewritten and every named one is found by its name. A lock that is
+ * unusable makes the check fail with the lock's message.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -137,24 +139,64 @@ static int check_locked(tbl_t *t, char *err, size_t errlen)
 	return 0;
 }
 
-static void lock_all(tbl_t *t)
+/* Namespace lock held: no record is mid-rewrite, the index holds only created ids, and every named
+ * record is found by its name. */
+static int check_namespaces(tbl_t *t, char *err, size_t errlen)
+{
+	unsigned created = tbl_ns_count_created(t), id;
+	uint32_t i;
+	tbl_ns_t h;
+
+	for (i = 0; i < t->hdr->nsindex_size; i++) {
+		uint16_t v = atomic_load(&t->nsindex[i]);
+		if (v && v != TBL_NSINDEX_TOMBSTONE && v - 1u >= created) {
+			return fail(err, errlen, "namespace index cell %u holds id %u, but only %u were created", i,
+			            v - 1u, created);
+		}
+	}
+	for (id = 1; id < created; id++) {
+		if (atomic_load(&t->nsrecs[id].gen) & 1u) {
+			return fail(err, errlen, "namespace %u: record left half-rewritten (odd generation)", id);
+		}
+	}
+	for (id = 1; id < created; id++) {
+		const tbl_nsrec_t *r = &t->nsrecs[id];
+		if (r->len && (tbl_ns_find(t, r->name, r->len, &h) != TBL_OK || tbl_ns_id(h) != id)) {
+			return fail(err, errlen, "namespace %u (\"%.*s\"): not found by its name", id, (int)r->len, r->name);
+		}
+	}
+	return 0;
+}
+
+static void unlock_stripes(tbl_t *t, uint32_t n)
+{
+	while (n-- > 0) {
+		tbl_stripe_unlock(t, n);
+	}
+}
+
+/* Every stripe lock, then the allocator lock; 0, or -1 with nothing held when a lock is unusable. */
+static int lock_all(tbl_t *t)
 {
 	uint32_t s;
 
 	for (s = 0; s < t->hdr->nstripes; s++) {
-		tbl_stripe_lock(t, s);
+		if (tbl_stripe_lock(t, s) != TBL_OK) {
+			unlock_stripes(t, s);
+			return -1;
+		}
 	}
-	tbl_alloc_lock(t);
+	if (tbl_alloc_lock(t) != TBL_OK) {
+		unlock_stripes(t, t->hdr->nstripes);
+		return -1;
+	}
+	return 0;
 }
 
 static void unlock_all(tbl_t *t)
 {
-	uint32_t s;
-
 	tbl_alloc_unlock(t);
-	for (s = t->hdr->nstripes; s-- > 0;) {
-		tbl_stripe_unlock(t, s);
-	}
+	unlock_stripes(t, t->hdr->nstripes);
 }
 
 int tbl_check(tbl_t *t, char *err, size_t errlen)
@@ -162,12 +204,28 @@ int tbl_check(tbl_t *t, char *err, size_t errlen)
 	int rc;
 
 	/* A lock whose holder died is repaired by its next taker; take every lock once so that all
-	 * pending repairs (and the leak recovery they call for) happen before judging. */
-	lock_all(t);
+	 * pending repairs (and the leak recovery they call for) happen before judging. The namespace
+	 * lock too: its repair fixes records a dead recycler left behind. */
+	if (lock_all(t) != 0) {
+		return fail(err, errlen, "%s", tbl_errstr(t));
+	}
 	unlock_all(t);
+	if (tbl_ns_lock(t) != TBL_OK) {
+		return fail(err, errlen, "%s", tbl_errstr(t));
+	}
+	tbl_ns_unlock(t);
 	tbl_gc_if_needed(t);
-	lock_all(t);
+	if (lock_all(t) != 0) {
+		return fail(err, errlen, "%s", tbl_errstr(t));
+	}
 	rc = check_locked(t, err, errlen);
 	unlock_all(t);
+	if (rc == 0) {
+		if (tbl_ns_lock(t) != TBL_OK) {
+			return fail(err, errlen, "%s", tbl_errstr(t));
+		}
+		rc = check_namespaces(t, err, errlen);
+		tbl_ns_unlock(t);
+	}
 	return rc;
 }

@@ -24,10 +24,9 @@ tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint
 	tbl_status_t st;
 	unsigned i;
 
-	if ((st = tbl_slot_ensure(t)) != TBL_OK) {
+	if ((st = tbl_slot_ensure(t)) != TBL_OK || (st = tbl_misc_lock(t)) != TBL_OK) {
 		return st;
 	}
-	tbl_misc_lock(t);
 	for (i = 0; i < TBL_NCLAIMS; i++) {
 		tbl_claim_t *c = &t->claims[i];
 
@@ -62,10 +61,9 @@ void tbl_claim_release(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
 	uint64_t hash = claim_hash(key, klen, ns);
 	unsigned i;
 
-	if (!t->slot) {
+	if (!t->slot || tbl_misc_lock(t) != TBL_OK) {
 		return;
 	}
-	tbl_misc_lock(t);
 	for (i = 0; i < TBL_NCLAIMS; i++) {
 		tbl_claim_t *c = &t->claims[i];
 		if (c->hash == hash && c->ns == ns && c->pid == (int32_t)t->pid) {

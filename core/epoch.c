@@ -20,6 +20,7 @@
 #endif
 #include <string.h>
 #include "epoch.h"
+#include "crash.h"
 #include "proc.h"
 #include "sync.h"
 
@@ -38,6 +39,7 @@ static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
 static void slot_free_locked(tbl_t *t, tbl_slot_t *s)
 {
 	fold_counters(&t->hdr->folded, &s->stats);
+	TBL_CRASH_POINT("epoch.slot.folded");
 	atomic_store_explicit(&s->epoch, TBL_EPOCH_IDLE, memory_order_release);
 	atomic_store_explicit(&s->flags, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->pid, 0, memory_order_release);
@@ -57,10 +59,12 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 		}
 		if (atomic_compare_exchange_strong(&s->pid, &expected, (int32_t)me)) {
 			uint32_t hwm = atomic_load(&h->slots_hwm);
+			TBL_CRASH_POINT("epoch.slot.claimed");
 			s->start_time = start;
 			memset((void *)&s->stats, 0, sizeof(s->stats));
 			atomic_store(&s->flags, 0);
 			atomic_store(&s->epoch, TBL_EPOCH_IDLE);
+			TBL_CRASH_POINT("epoch.slot.initialised");
 			while (hwm < i + 1 && !atomic_compare_exchange_weak(&h->slots_hwm, &hwm, i + 1)) {
 			}
 			return s;
@@ -76,11 +80,15 @@ tbl_status_t tbl_slot_claim(tbl_t *t)
 	tbl_slot_t *s;
 
 	/* Under the misc lock, so the reaper never sees a half-claimed slot (new pid, old start time). */
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return TBL_ESYS;
+	}
 	s = slot_take_free(t, me, start);
 	tbl_misc_unlock(t);
 	if (!s && tbl_slots_reap(t, 0) > 0) {
-		tbl_misc_lock(t);
+		if (tbl_misc_lock(t) != TBL_OK) {
+			return TBL_ESYS;
+		}
 		s = slot_take_free(t, me, start);
 		tbl_misc_unlock(t);
 	}
@@ -100,9 +108,10 @@ void tbl_slot_release(tbl_t *t)
 	if (!t->slot) {
 		return;
 	}
-	tbl_misc_lock(t);
-	slot_free_locked(t, t->slot);
-	tbl_misc_unlock(t);
+	if (tbl_misc_lock(t) == TBL_OK) {   /* else the slot stays ours until the reaper finds us gone */
+		slot_free_locked(t, t->slot);
+		tbl_misc_unlock(t);
+	}
 	t->slot = NULL;
 }
 
@@ -137,7 +146,9 @@ void tbl_epoch_unpin(tbl_t *t)
 	t->handed_over = 0;
 	now = tbl_clock_monotonic_ms();
 	hwm = atomic_load(&h->slots_hwm);
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return;
+	}
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
 		if (s == t->slot || atomic_load(&s->pid) != (int32_t)t->pid
@@ -159,7 +170,9 @@ unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
 	uint32_t i, hwm = atomic_load(&h->slots_hwm);
 	unsigned reaped = 0;
 
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return 0;
+	}
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
 		int32_t pid = atomic_load(&s->pid);
@@ -191,7 +204,9 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 	int attempt;
 
 	for (attempt = 0; attempt < 2; attempt++) {
-		tbl_misc_lock(t);
+		if (tbl_misc_lock(t) != TBL_OK) {
+			return NULL;
+		}
 		s = slot_take_free(t, t->pid, t->slot->start_time);
 		if (s) {
 			atomic_store(&s->epoch, atomic_load(&t->slot->epoch));
@@ -258,13 +273,14 @@ static void on_fork_child(void)
 			int32_t parent = (int32_t)t->pid;
 
 			/* Under the misc lock, so the reaper never sees the new pid with the parent's start time. */
-			tbl_misc_lock(t);
-			if (atomic_compare_exchange_strong(&s->pid, &parent, (int32_t)me)) {
-				s->start_time = tbl_proc_start_time(me);
-				atomic_store(&s->flags, TBL_SLOT_PINNED);
-				t->slot = s;
+			if (tbl_misc_lock(t) == TBL_OK) {
+				if (atomic_compare_exchange_strong(&s->pid, &parent, (int32_t)me)) {
+					s->start_time = tbl_proc_start_time(me);
+					atomic_store(&s->flags, TBL_SLOT_PINNED);
+					t->slot = s;
+				}
+				tbl_misc_unlock(t);
 			}
-			tbl_misc_unlock(t);
 		}
 		if (t->slot) {
 			t->pid = tbl_proc_self();
@@ -313,6 +329,7 @@ void tbl_retire_locked(tbl_t *t, uint64_t entry_off)
 	} else {
 		h->retire_head = entry_off;
 	}
+	TBL_CRASH_POINT("epoch.retire.linked");
 	h->retire_tail = entry_off;
 	h->retired_blocks++;
 	h->retired_bytes += e->bytes;
@@ -360,6 +377,7 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 		if (!h->retire_head) {
 			h->retire_tail = 0;
 		}
+		TBL_CRASH_POINT("epoch.reclaim.unlinked");
 		h->retired_blocks--;
 		h->retired_bytes -= e->bytes;
 		freed += e->bytes;

@@ -114,8 +114,7 @@ void tbl_expire_due(tbl_t *t, int ns, uint32_t now_sec)
 		return;
 	}
 	for (s = 0; s < t->hdr->nstripes; s++) {
-		if (stripe_due(t, s, ns, now_sec)) {
-			tbl_stripe_lock(t, s);
+		if (stripe_due(t, s, ns, now_sec) && tbl_stripe_lock(t, s) == TBL_OK) {
 			tbl_expire_stripe_locked(t, s, ns, now_sec);
 			tbl_stripe_unlock(t, s);
 		}
@@ -265,7 +264,9 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		int reap = (deadline != 0 || reap_now) && !reaped;
 
 		reaped |= reap;
-		tbl_alloc_lock(t);
+		if (tbl_alloc_lock(t) != TBL_OK) {
+			return 0;   /* an unusable allocator lock: no room (never allocate unlocked) */
+		}
 		off = tbl_alloc(&h->alloc, t->base, size);
 		if (!off && h->retire_head) {
 			tbl_reclaim_locked(t, reap);

@@ -14,6 +14,7 @@
 #include "epoch.h"
 #include "gc.h"
 #include "sync.h"
+#include "crash.h"
 
 typedef struct gc_ctx {
 	tbl_t *t;
@@ -62,7 +63,10 @@ static void collect_unmarked(void *ctx, uint64_t off, uint64_t size, int used)
 	}
 }
 
-uint64_t tbl_gc(tbl_t *t)
+/* `if_needed`: run only if gc_needed is still set once every lock is held. After one repair several
+ * writers see the flag before any of them has cleared it; they queue on the stripe locks, and only the
+ * first one through does the (full-heap) work. */
+static uint64_t gc_run(tbl_t *t, int if_needed)
 {
 	tbl_header_t *h = t->hdr;
 	gc_ctx_t g = { t, NULL, 0 };
@@ -76,9 +80,18 @@ uint64_t tbl_gc(tbl_t *t)
 		return 0;
 	}
 	for (s = 0; s < h->nstripes; s++) {
-		tbl_stripe_lock(t, s);
+		if (tbl_stripe_lock(t, s) != TBL_OK) {
+			goto unlock_stripes;   /* an unusable lock: leave gc_needed set, recover nothing */
+		}
 	}
-	tbl_alloc_lock(t);
+	if (tbl_alloc_lock(t) != TBL_OK) {
+		goto unlock_stripes;
+	}
+	if (if_needed && !atomic_load(&h->gc_needed)) {
+		tbl_alloc_unlock(t);
+		goto unlock_stripes;   /* another writer collected while this one waited for the locks */
+	}
+	TBL_CRASH_POINT("gc.locked");
 	atomic_store(&h->gc_needed, 0);
 	atomic_fetch_add(&h->gc_runs, 1);
 	for (b = 0; b < h->nbuckets; b++) {
@@ -97,16 +110,22 @@ uint64_t tbl_gc(tbl_t *t)
 		free(l);
 	}
 	tbl_alloc_unlock(t);
-	for (s = h->nstripes; s-- > 0;) {
+unlock_stripes:
+	while (s-- > 0) {
 		tbl_stripe_unlock(t, s);
 	}
 	free(g.marks);
 	return g.recovered;
 }
 
+uint64_t tbl_gc(tbl_t *t)
+{
+	return gc_run(t, 0);
+}
+
 void tbl_gc_if_needed(tbl_t *t)
 {
 	if (TBL_UNLIKELY(atomic_load_explicit(&t->hdr->gc_needed, memory_order_relaxed))) {
-		tbl_gc(t);
+		gc_run(t, 1);
 	}
 }

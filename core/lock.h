@@ -23,7 +23,7 @@ typedef enum tbl_lock_result {
 	TBL_LOCK_ACQUIRED = 0,
 	TBL_LOCK_RECOVERED,   /* acquired; the previous holder died inside its critical section */
 	TBL_LOCK_BUSY,        /* tbl_lock_try only: held by someone else */
-	TBL_LOCK_FAILED       /* the lock is unusable (should not happen) */
+	TBL_LOCK_FAILED       /* not acquired: the lock is unusable (errno says why); never enter */
 } tbl_lock_result_t;
 
 /* Initialise a lock in shared memory. TBL_ESYS with err filled on failure. */
@@ -31,5 +31,8 @@ tbl_status_t tbl_lock_init(tbl_lock_t *lock, char *err, size_t errlen);
 tbl_lock_result_t tbl_lock_acquire(tbl_lock_t *lock);
 tbl_lock_result_t tbl_lock_try(tbl_lock_t *lock);
 void tbl_lock_release(tbl_lock_t *lock);
+/* Non-zero when the lock's holder died holding it and nobody has taken it since, so the repair of what
+ * it protects is still pending. One plain load, no lock taken; 0 where the backend cannot tell. */
+int tbl_lock_holder_died(tbl_lock_t *lock);
 
 #endif

@@ -5,7 +5,8 @@
  * holding the cache lock wedges every other worker): the kernel's robust-futex list hands the lock to
  * the next waiter with EOWNERDEAD. We mark it consistent at once and report TBL_LOCK_RECOVERED so the
  * caller repairs the protected state. ENOTRECOVERABLE only happens if someone unlocks without marking
- * consistent, which this file never does.
+ * consistent, which this file never does; any such failure is TBL_LOCK_FAILED with errno set, and the
+ * callers (sync.c) refuse to enter the critical section.
  */
 #ifndef _WIN32
 #ifndef _GNU_SOURCE
@@ -13,6 +14,9 @@
 #endif
 #include <errno.h>
 #include <pthread.h>
+#ifdef __linux__
+# include <linux/futex.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 #include "lock.h"
@@ -61,6 +65,7 @@ static tbl_lock_result_t after_lock(tbl_lock_t *lock, int rc)
 	if (rc == EBUSY) {
 		return TBL_LOCK_BUSY;
 	}
+	errno = rc;   /* for the caller's message: ENOTRECOVERABLE, EINVAL, ... */
 	return TBL_LOCK_FAILED;
 }
 
@@ -77,5 +82,18 @@ tbl_lock_result_t tbl_lock_try(tbl_lock_t *lock)
 void tbl_lock_release(tbl_lock_t *lock)
 {
 	pthread_mutex_unlock(as_mutex(lock));
+}
+
+int tbl_lock_holder_died(tbl_lock_t *lock)
+{
+#if defined(__linux__) && defined(__GLIBC__) && defined(FUTEX_OWNER_DIED)
+	/* glibc keeps the futex word first in the mutex (struct __pthread_mutex_s.__lock). When the owner of a
+	 * robust mutex dies, the kernel replaces its tid there with FUTEX_OWNER_DIED; the next owner (told
+	 * EOWNERDEAD) stores its own tid, clearing the bit. */
+	return (__atomic_load_n(&as_mutex(lock)->__data.__lock, __ATOMIC_RELAXED) & FUTEX_OWNER_DIED) != 0;
+#else
+	(void)lock;
+	return 0;
+#endif
 }
 #endif

@@ -6,21 +6,32 @@
  * stored once, by id (tbl_nsrec_t), and found through an open-addressed index of id + 1 values keyed by
  * the name's hash. Id 0 is the default namespace and is not in the index.
  *
- * Readers look names up without a lock. A creator writes the record, then publishes the index cell with
- * a release store, then bumps ns_created; a reader that sees the cell also sees the record.
+ * Readers look names up without a lock. A creator writes the record, counts it (ns_created), then
+ * publishes the index cell with a release store: a reader that finds the cell sees the record and an
+ * ns_created that covers its id, so a handle is usable the moment its name can be found.
  *
  * Recycling. When every id is taken, tbl_ns_get() reuses the id of a namespace that holds no entry (the
- * one writers resolved least recently). It takes every stripe lock first (so no
- * write is in flight and the namespace stays empty), then the namespace lock, tombstones the old index
- * cell and rewrites the record under a sequence count (`gen` odd while rewriting). A handle carries the
- * generation it was found at: writers check it under the stripe lock (TBL_ESTALE), and readers check it
- * after their lookup, so a handle from before the recycle can neither see nor write the new namespace.
+ * one writers resolved least recently). It takes every stripe lock first (so no write is in flight and
+ * the namespace stays empty), then the namespace lock, tombstones the old index cell and rewrites the
+ * record under a sequence count (`gen` odd while rewriting). A handle carries the generation it was found
+ * at: writers check it under the stripe lock (TBL_ESTALE), and readers check it after their lookup, so a
+ * handle from before the recycle can neither see nor write the new namespace. A namespace just created
+ * or recycled is "fresh" until its first write (or for TBL_NS_FRESH_MS): recycling skips it, so two
+ * creators racing for the last empty id cannot keep taking it from each other.
+ *
+ * Crashes. A creator or recycler that dies holds the namespace lock, so the next taker repairs
+ * (tbl_ns_repair): a record left odd (a recycle cut short) is retired - its index cells tombstoned, its
+ * name emptied, its generation moved on, so it is recyclable again and no old handle matches it - and a
+ * counted record whose name never reached the index is published. A reader that keeps meeting an odd
+ * record takes the namespace lock itself, which runs that repair if the recycler is dead and waits for
+ * it otherwise: a lookup never spins for long.
  */
 #include <string.h>
 #include "hash.h"
 #include "platform.h"
 #include "segment.h"
 #include "sync.h"
+#include "crash.h"
 
 static uint32_t name_slot(const tbl_t *t, const char *name, size_t len)
 {
@@ -53,11 +64,16 @@ static int record_matches(tbl_t *t, uint32_t id, const char *name, size_t len, u
 	return same;
 }
 
+#define TBL_NS_SPINS 64u   /* odd records met before a lock-free lookup waits on the namespace lock */
+
 /* Probe for `name`. Returns its handle, or -1 with *insert set to the first cell a new name may take
- * (a tombstone or an empty cell; UINT32_MAX when the index is full). */
-static int64_t probe(tbl_t *t, const char *name, size_t len, uint32_t *insert)
+ * (a tombstone or an empty cell; UINT32_MAX when the index is full). `locked`: the caller holds the
+ * namespace lock, so no record is being rewritten (an odd one was left by a dead recycler and is
+ * repaired already; it never matches). Without the lock, a record that stays odd makes the lookup take
+ * the lock once (repairing it, or waiting for its live recycler). TBL_ESYS when that lock fails. */
+static int64_t probe(tbl_t *t, const char *name, size_t len, uint32_t *insert, int locked)
 {
-	uint32_t mask = t->hdr->nsindex_size - 1u, i, n;
+	uint32_t mask = t->hdr->nsindex_size - 1u, i, n, spins = 0;
 
 again:
 	*insert = UINT32_MAX;
@@ -79,6 +95,15 @@ again:
 			return -1;
 		}
 		if ((m = record_matches(t, v - 1u, name, len, &gen)) < 0) {
+			if (locked) {
+				continue;
+			}
+			if (++spins % TBL_NS_SPINS == 0) {
+				if (tbl_ns_lock(t) != TBL_OK) {
+					return -2;
+				}
+				tbl_ns_unlock(t);
+			}
 			goto again;
 		}
 		if (m) {
@@ -96,8 +121,8 @@ tbl_status_t tbl_ns_find(tbl_t *t, const char *name, size_t len, tbl_ns_t *out)
 	if (len == 0 || len > TBL_NS_NAME_MAX) {
 		return TBL_EINVAL;
 	}
-	if ((h = probe(t, name, len, &insert)) < 0) {
-		return TBL_ENOTFOUND;
+	if ((h = probe(t, name, len, &insert, 0)) < 0) {
+		return h == -2 ? TBL_ESYS : TBL_ENOTFOUND;
 	}
 	*out = (tbl_ns_t)h;
 	return TBL_OK;
@@ -113,14 +138,26 @@ static void touch_record(tbl_t *t, tbl_ns_t ns)
 	}
 }
 
-/* Write a name into record `id` and publish it at index cell `cell` (namespace lock held). */
-static void publish(tbl_t *t, uint32_t id, uint32_t cell, const char *name, size_t len)
+/* Low 32 bits of the monotonic clock in ms, never 0 (0 marks a record that is not fresh). */
+static uint32_t fresh_stamp(void)
+{
+	uint32_t ms = (uint32_t)tbl_clock_monotonic_ms();
+	return ms ? ms : 1u;
+}
+
+/* Write a name into record `id` (namespace lock held); it is not reachable until publish(). */
+static void write_record(tbl_t *t, uint32_t id, const char *name, size_t len)
 {
 	tbl_nsrec_t *r = &t->nsrecs[id];
 
 	r->len = (uint16_t)len;
 	memcpy(r->name, name, len);
 	TBL_STORE_RELAXED(&r->last_get, tbl_clock_now().sec);
+	TBL_STORE_RELAXED(&r->fresh, fresh_stamp());
+}
+
+static void publish(tbl_t *t, uint32_t id, uint32_t cell)
+{
 	atomic_store_explicit(&t->nsindex[cell], (uint16_t)(id + 1u), memory_order_release);
 }
 
@@ -131,12 +168,16 @@ static void publish(tbl_t *t, uint32_t id, uint32_t cell, const char *name, size
 static uint32_t recyclable_id(tbl_t *t)
 {
 	uint32_t id, s, created = atomic_load(&t->hdr->ns_created), best = 0, best_age = 0;
-	uint32_t now = tbl_clock_now().sec;
+	uint32_t now = tbl_clock_now().sec, now_ms = fresh_stamp();
 
 	for (id = 1; id < created; id++) {
 		uint32_t age = now - TBL_LOAD_RELAXED(&t->nsrecs[id].last_get);
+		uint32_t fresh = TBL_LOAD_RELAXED(&t->nsrecs[id].fresh);
 		int empty = 1;
 
+		if (fresh && now_ms - fresh < TBL_NS_FRESH_MS) {
+			continue;   /* just made for a writer that has not written yet */
+		}
 		for (s = 0; s < t->hdr->nstripes && empty; s++) {
 			empty = TBL_LOAD_RELAXED(&tbl_nscount(t, s, id)->entries) == 0;
 		}
@@ -161,35 +202,81 @@ static void index_remove(tbl_t *t, uint32_t id)
 	}
 }
 
+/* Tombstone every index cell that holds `id`, wherever its name hashes (repair: the name may be torn). */
+static void index_remove_all(tbl_t *t, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->hdr->nsindex_size; i++) {
+		if (atomic_load(&t->nsindex[i]) == id + 1u) {
+			atomic_store_explicit(&t->nsindex[i], (uint16_t)TBL_NSINDEX_TOMBSTONE, memory_order_release);
+		}
+	}
+}
+
+void tbl_ns_repair(tbl_t *t)
+{
+	uint32_t id, created = atomic_load(&t->hdr->ns_created), insert;
+
+	for (id = 1; id < created && id < t->hdr->max_ns; id++) {
+		tbl_nsrec_t *r = &t->nsrecs[id];
+		uint32_t gen = atomic_load(&r->gen);
+
+		if (gen & 1u) {
+			/* A recycle cut short: neither the old name (empty, being given up) nor the new one (its
+			 * creator is gone) is worth keeping. Retire the record under a new generation. */
+			index_remove_all(t, id);
+			r->len = 0;
+			TBL_STORE_RELAXED(&r->fresh, 0);
+			TBL_CRASH_POINT("ns.repair.retired");
+			atomic_store_explicit(&r->gen, gen + 1u, memory_order_release);
+		} else if (r->len > 0 && probe(t, r->name, r->len, &insert, 1) < 0 && insert != UINT32_MAX) {
+			/* Counted but never published: a creator killed between the two. */
+			publish(t, id, insert);
+		}
+	}
+}
+
 /* Every id is taken: reuse an empty one for `name`. */
 static tbl_status_t recycle(tbl_t *t, const char *name, size_t len, tbl_ns_t *out)
 {
 	uint32_t s, id, insert, gen;
-	tbl_status_t st = TBL_ENSFULL;
+	tbl_status_t st;
 	int64_t h;
 
 	for (s = 0; s < t->hdr->nstripes; s++) {
-		tbl_stripe_lock(t, s);
+		if ((st = tbl_stripe_lock(t, s)) != TBL_OK) {
+			goto unlock_stripes;
+		}
 	}
-	tbl_ns_lock(t);
-	if ((h = probe(t, name, len, &insert)) >= 0) {
+	if ((st = tbl_ns_lock(t)) != TBL_OK) {
+		goto unlock_stripes;
+	}
+	st = TBL_ENSFULL;
+	if ((h = probe(t, name, len, &insert, 1)) >= 0) {
 		*out = (tbl_ns_t)h;           /* someone created it meanwhile */
 		st = TBL_OK;
 	} else if ((id = recyclable_id(t)) != 0) {
 		tbl_nsrec_t *r = &t->nsrecs[id];
 
-		index_remove(t, id);
-		probe(t, name, len, &insert);  /* the tombstone may be the best cell now */
 		gen = atomic_load(&r->gen);
 		atomic_store_explicit(&r->gen, gen + 1u, memory_order_relaxed);   /* odd: rewriting */
 		atomic_thread_fence(memory_order_release);
-		publish(t, id, insert, name, len);
+		TBL_CRASH_POINT("ns.recycle.gen_odd");
+		index_remove(t, id);
+		TBL_CRASH_POINT("ns.recycle.unindexed");
+		probe(t, name, len, &insert, 1);  /* the tombstone may be the best cell now */
+		write_record(t, id, name, len);
+		TBL_CRASH_POINT("ns.recycle.written");
+		publish(t, id, insert);
+		TBL_CRASH_POINT("ns.recycle.published");
 		atomic_store_explicit(&r->gen, gen + 2u, memory_order_release);
 		*out = make_handle(id, gen + 2u);
 		st = TBL_OK;
 	}
 	tbl_ns_unlock(t);
-	for (s = t->hdr->nstripes; s-- > 0;) {
+unlock_stripes:
+	while (s-- > 0) {
 		tbl_stripe_unlock(t, s);
 	}
 	return st;
@@ -208,8 +295,10 @@ tbl_status_t tbl_ns_get(tbl_t *t, const char *name, size_t len, tbl_ns_t *out)
 	if (st != TBL_ENOTFOUND) {
 		return st;
 	}
-	tbl_ns_lock(t);
-	if ((found = probe(t, name, len, &insert)) >= 0) {
+	if ((st = tbl_ns_lock(t)) != TBL_OK) {
+		return st;
+	}
+	if ((found = probe(t, name, len, &insert, 1)) >= 0) {
 		tbl_ns_unlock(t);
 		*out = (tbl_ns_t)found;
 		touch_record(t, *out);
@@ -220,8 +309,12 @@ tbl_status_t tbl_ns_get(tbl_t *t, const char *name, size_t len, tbl_ns_t *out)
 		tbl_ns_unlock(t);
 		return recycle(t, name, len, out);
 	}
-	publish(t, id, insert, name, len);
+	/* Record, count, publish: whoever finds the name finds it counted (ns_created covers its id). */
+	write_record(t, id, name, len);
+	TBL_CRASH_POINT("ns.create.written");
 	atomic_store_explicit(&h->ns_created, id + 1u, memory_order_release);
+	TBL_CRASH_POINT("ns.create.counted");
+	publish(t, id, insert);
 	tbl_ns_unlock(t);
 	*out = make_handle(id, 0);
 	return TBL_OK;
@@ -247,4 +340,9 @@ unsigned tbl_ns_count_created(tbl_t *t)
 unsigned tbl_ns_limit(tbl_t *t)
 {
 	return t->hdr->max_ns;
+}
+
+tbl_ns_t tbl_ns_handle(tbl_t *t, unsigned id)
+{
+	return make_handle(id, atomic_load_explicit(&t->nsrecs[id].gen, memory_order_acquire) & ~1u);
 }

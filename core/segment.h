@@ -83,12 +83,15 @@ typedef struct tbl_nscount {
 typedef struct tbl_nsrec {
 	_Atomic uint32_t gen;
 	_Atomic uint32_t last_get;     /* unix seconds of the latest tbl_ns_get (recycling keeps clear) */
+	_Atomic uint32_t fresh;        /* monotonic ms (low 32 bits) it was created or recycled at, until its
+	                                  first write (then 0); recycling skips it for TBL_NS_FRESH_MS */
 	uint16_t len;
 	char name[TBL_NS_NAME_MAX];
 	uint8_t reserved;
 } tbl_nsrec_t;
 
 #define TBL_NSINDEX_TOMBSTONE 0xFFFFu   /* a recycled name's index cell: probing continues past it */
+#define TBL_NS_FRESH_MS 1000u
 
 typedef struct tbl_claim {
 	uint64_t hash;                 /* 0 = free */

@@ -1,7 +1,16 @@
 /*
  * sync.c - lock wrappers (see sync.h for the rules they enforce).
+ *
+ * Every wrapper blocks signals, acquires, and on TBL_LOCK_RECOVERED runs the repair of what that lock
+ * protects before returning, so no caller ever sees state a dead holder left half-changed. A repairer
+ * killed in turn leaves the lock to the next taker with EOWNERDEAD again, and every repair is idempotent,
+ * so it simply runs again. A lock that fails outright unblocks signals and returns TBL_ESYS: never
+ * acquired, never entered.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include "crash.h"
 #include "sync.h"
 
 static inline void block(tbl_t *t)
@@ -24,6 +33,17 @@ static void note_repair(tbl_t *t)
 	atomic_store(&t->hdr->gc_needed, 1);
 }
 
+/* TBL_LOCK_FAILED: nothing is held; undo the signal block and say why. */
+static tbl_status_t lock_failed(tbl_t *t, const char *which)
+{
+	int err = errno;
+
+	unblock(t);
+	snprintf(t->errstr, sizeof(t->errstr), "the %s lock is unusable: pthread_mutex_lock() failed: %s", which,
+	         strerror(err ? err : ENOTRECOVERABLE));
+	return TBL_ESYS;
+}
+
 void tbl_stripe_recount(tbl_t *t, uint32_t stripe)
 {
 	tbl_header_t *h = t->hdr;
@@ -36,6 +56,7 @@ void tbl_stripe_recount(tbl_t *t, uint32_t stripe)
 		TBL_STORE_RELAXED(&c->bytes, 0);
 		TBL_STORE_RELAXED(&c->min_expire, 0);
 	}
+	TBL_CRASH_POINT("sync.stripe.recount_zeroed");
 	for (b = stripe; b < h->nbuckets; b += h->nstripes) {
 		uint64_t off = atomic_load_explicit(&t->buckets[b], memory_order_acquire);
 		while (off) {
@@ -54,12 +75,31 @@ void tbl_stripe_recount(tbl_t *t, uint32_t stripe)
 	}
 }
 
-void tbl_stripe_lock(tbl_t *t, uint32_t stripe)
+tbl_status_t tbl_stripe_lock(tbl_t *t, uint32_t stripe)
 {
+	tbl_lock_result_t r;
+
 	block(t);
-	if (TBL_UNLIKELY(tbl_lock_acquire(tbl_lock_at(t, stripe)) == TBL_LOCK_RECOVERED)) {
-		tbl_stripe_recount(t, stripe);
-		note_repair(t);
+	r = tbl_lock_acquire(tbl_lock_at(t, stripe));
+	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED)) {
+		return TBL_OK;
+	}
+	if (r != TBL_LOCK_RECOVERED) {
+		return lock_failed(t, "stripe");
+	}
+	tbl_stripe_recount(t, stripe);
+	note_repair(t);
+	return TBL_OK;
+}
+
+void tbl_stripes_settle(tbl_t *t)
+{
+	uint32_t s;
+
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		if (TBL_UNLIKELY(tbl_lock_holder_died(tbl_lock_at(t, s))) && tbl_stripe_lock(t, s) == TBL_OK) {
+			tbl_stripe_unlock(t, s);
+		}
 	}
 }
 
@@ -115,14 +155,23 @@ static void repair_retire_queue(tbl_t *t)
 	h->retired_bytes = bytes;
 }
 
-void tbl_alloc_lock(tbl_t *t)
+tbl_status_t tbl_alloc_lock(tbl_t *t)
 {
+	tbl_lock_result_t r;
+
 	block(t);
-	if (TBL_UNLIKELY(tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr))) == TBL_LOCK_RECOVERED)) {
-		tbl_alloc_rebuild(&t->hdr->alloc, t->base);
-		repair_retire_queue(t);
-		note_repair(t);
+	r = tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr)));
+	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED)) {
+		return TBL_OK;
 	}
+	if (r != TBL_LOCK_RECOVERED) {
+		return lock_failed(t, "allocator");
+	}
+	tbl_alloc_rebuild(&t->hdr->alloc, t->base);
+	TBL_CRASH_POINT("sync.alloc.rebuilt");
+	repair_retire_queue(t);
+	note_repair(t);
+	return TBL_OK;
 }
 
 void tbl_alloc_unlock(tbl_t *t)
@@ -131,8 +180,9 @@ void tbl_alloc_unlock(tbl_t *t)
 	unblock(t);
 }
 
-/* A creator that died after publishing a name in the index but before bumping the count would let its
- * id be handed out twice; recompute the count from the index. */
+/* A creator or recycler died holding the namespace lock. Creators now count before they publish, so the
+ * index never holds an uncounted id; the recount stays for segments written the old way. Then the
+ * records themselves (ns.c). */
 static void repair_ns(tbl_t *t)
 {
 	tbl_header_t *h = t->hdr;
@@ -148,15 +198,25 @@ static void repair_ns(tbl_t *t)
 	if (atomic_load(&h->ns_created) < max_id) {
 		atomic_store(&h->ns_created, max_id);
 	}
+	TBL_CRASH_POINT("sync.ns.counted");
+	tbl_ns_repair(t);
 }
 
-void tbl_ns_lock(tbl_t *t)
+tbl_status_t tbl_ns_lock(tbl_t *t)
 {
+	tbl_lock_result_t r;
+
 	block(t);
-	if (TBL_UNLIKELY(tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_NS(t->hdr))) == TBL_LOCK_RECOVERED)) {
-		repair_ns(t);
-		note_repair(t);
+	r = tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_NS(t->hdr)));
+	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED)) {
+		return TBL_OK;
 	}
+	if (r != TBL_LOCK_RECOVERED) {
+		return lock_failed(t, "namespace");
+	}
+	repair_ns(t);
+	note_repair(t);
+	return TBL_OK;
 }
 
 void tbl_ns_unlock(tbl_t *t)
@@ -165,12 +225,20 @@ void tbl_ns_unlock(tbl_t *t)
 	unblock(t);
 }
 
-void tbl_misc_lock(tbl_t *t)
+tbl_status_t tbl_misc_lock(tbl_t *t)
 {
+	tbl_lock_result_t r;
+
 	block(t);
-	if (TBL_UNLIKELY(tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_MISC(t->hdr))) == TBL_LOCK_RECOVERED)) {
-		atomic_fetch_add(&t->hdr->lock_repairs, 1);
+	r = tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_MISC(t->hdr)));
+	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED)) {
+		return TBL_OK;
 	}
+	if (r != TBL_LOCK_RECOVERED) {
+		return lock_failed(t, "misc");
+	}
+	atomic_fetch_add(&t->hdr->lock_repairs, 1);
+	return TBL_OK;
 }
 
 void tbl_misc_unlock(tbl_t *t)

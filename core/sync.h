@@ -11,6 +11,11 @@
  *   misc:   nothing to repair (counters and claims tolerate a torn update).
  * Each repair also sets gc_needed: the dead writer may have leaked a block.
  *
+ * A lock that cannot be taken at all (TBL_LOCK_FAILED: pthread_mutex_lock() returned ENOTRECOVERABLE or
+ * another error) is never treated as taken: the lock function returns TBL_ESYS with t->errstr naming the
+ * failure, holds nothing and leaves signals unblocked, and every caller returns that status without
+ * entering its critical section. A trylock that fails that way reports "busy".
+ *
  * Lock order: stripes in ascending order -> ns -> alloc -> misc.
  */
 #ifndef TBL_SYNC_H
@@ -18,19 +23,27 @@
 
 #include "segment.h"
 
-void tbl_stripe_lock(tbl_t *t, uint32_t stripe);
-/* 1: acquired (signals blocked until unlock); 0: busy, nothing held. */
+/* TBL_OK: acquired (signals blocked until the unlock). TBL_ESYS: not acquired, nothing held (above). */
+tbl_status_t tbl_stripe_lock(tbl_t *t, uint32_t stripe);
+/* 1: acquired (signals blocked until unlock); 0: busy (or unusable), nothing held. */
 int tbl_stripe_trylock(tbl_t *t, uint32_t stripe);
 void tbl_stripe_unlock(tbl_t *t, uint32_t stripe);
 
-void tbl_alloc_lock(tbl_t *t);
+tbl_status_t tbl_alloc_lock(tbl_t *t);
 void tbl_alloc_unlock(tbl_t *t);
-void tbl_ns_lock(tbl_t *t);
+tbl_status_t tbl_ns_lock(tbl_t *t);
 void tbl_ns_unlock(tbl_t *t);
-void tbl_misc_lock(tbl_t *t);
+tbl_status_t tbl_misc_lock(tbl_t *t);
 void tbl_misc_unlock(tbl_t *t);
 
 /* Recount the namespace counters of one stripe from its chains (stripe lock held). */
 void tbl_stripe_recount(tbl_t *t, uint32_t stripe);
+/* Before reading counters without a lock (count(), memory(), stats()): repair every stripe whose lock
+ * holder died and that nobody has taken since, so that a writer killed between linking an entry and
+ * counting it is never seen as a wrong count. One load per stripe when nobody died. */
+void tbl_stripes_settle(tbl_t *t);
+/* ns.c: repair the namespace records after a holder of the namespace lock died (namespace lock held):
+ * retire records a recycle left odd, publish counted records missing from the index. */
+void tbl_ns_repair(tbl_t *t);
 
 #endif

@@ -3,9 +3,10 @@
  * Writes live in write.c, making room in evict.c, reclamation in epoch.c.
  *
  * The geometry scales with table.memory: one bucket per 256 bytes (power of two), one reader slot per
- * 16 KiB (64 to 4096) and one namespace per 64 KiB (128 to 4096). Everything but the heap is carved out
- * of the front of the segment; see segment.h for the picture. The mapping is zero-filled, so only the
- * fields that start non-zero are written here, and the untouched parts are never faulted in.
+ * 16 KiB (64 to 4096) and one named namespace per 64 KiB (128 to 4096), besides the default one.
+ * Everything but the heap is carved out of the front of the segment; see segment.h for the picture. The
+ * mapping is zero-filled, so only the fields that start non-zero are written here, and the untouched
+ * parts are never faulted in.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,8 @@ static uint64_t plan_layout(tbl_header_t *h, uint64_t memory)
 
 	h->nstripes = TBL_NSTRIPES;
 	h->nslots = (uint32_t)clamp_u64(memory / 16384u, 64, 4096);
-	h->max_ns = (uint32_t)clamp_u64(memory / 65536u, 128, 4096);
+	/* table.memory / 64 KiB named namespaces (128 to 4096), as documented, plus the default one. */
+	h->max_ns = (uint32_t)clamp_u64(memory / 65536u, 128, 4096) + 1u;
 	h->nsindex_size = (uint32_t)pow2_floor(h->max_ns) * 4u;
 	h->nbuckets = pow2_floor(clamp_u64(memory / 256u, 1024, UINT64_MAX / 2));
 
@@ -273,10 +275,16 @@ static void ns_totals(tbl_t *t, tbl_ns_t ns, uint64_t *entries, uint64_t *bytes)
 	if (id >= tbl_ns_count_created(t)) {
 		return;
 	}
+	tbl_stripes_settle(t);
 	if (tbl_slot_ensure(t) == TBL_OK) {
 		tbl_expire_due(t, (int)id, tbl_clock_now().sec);
 	}
 	sum_ns(t, id, entries, bytes);
+	/* A handle from before its namespace was recycled names an empty namespace (recycling takes only
+	 * empty ones): the counts under its id are the new namespace's. */
+	if (!tbl_ns_current(t, ns)) {
+		*entries = *bytes = 0;
+	}
 }
 
 uint64_t tbl_ns_entries(tbl_t *t, tbl_ns_t ns)
@@ -302,10 +310,13 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	unsigned ns, created;
 
 	memset(out, 0, sizeof(*out));
+	tbl_stripes_settle(t);
 	if (tbl_slot_ensure(t) == TBL_OK) {
 		tbl_expire_due(t, -1, tbl_clock_now().sec);
 	}
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return;   /* an unusable lock: the counters stay 0 */
+	}
 	hwm = atomic_load(&h->slots_hwm);
 #define TBL_SUM(f) out->f = TBL_LOAD_RELAXED(&h->folded.f)
 	TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
@@ -332,14 +343,15 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 		out->entries += entries;
 		out->entry_bytes += bytes;
 	}
-	tbl_alloc_lock(t);
-	out->free_bytes = h->alloc.free_bytes;
-	out->used_bytes = h->alloc.used_bytes;
-	out->largest_free = tbl_alloc_largest_free(&h->alloc, t->base);
-	out->heap_size = h->alloc.heap_end - h->alloc.heap_off;
-	out->retired_blocks = h->retired_blocks;
-	out->retired_bytes = h->retired_bytes;
-	tbl_alloc_unlock(t);
+	if (tbl_alloc_lock(t) == TBL_OK) {
+		out->free_bytes = h->alloc.free_bytes;
+		out->used_bytes = h->alloc.used_bytes;
+		out->largest_free = tbl_alloc_largest_free(&h->alloc, t->base);
+		out->heap_size = h->alloc.heap_end - h->alloc.heap_off;
+		out->retired_blocks = h->retired_blocks;
+		out->retired_bytes = h->retired_bytes;
+		tbl_alloc_unlock(t);
+	}
 	out->segment_size = h->segment_size;
 	out->slots_total = h->nslots;
 	out->lock_repairs = atomic_load(&h->lock_repairs);
@@ -368,7 +380,10 @@ uint64_t tbl_scan(tbl_t *t, uint32_t ns, uint64_t *cursor, uint64_t max_buckets,
 
 		while (off && !stop) {
 			tbl_entry_t *e = tbl_entry_at(t, off);
-			if ((ns == TBL_SCAN_ALL_NS || e->ns == tbl_ns_id(ns)) && !tbl_entry_expired(e, now_sec)) {
+			/* An entry seen through the chain's acquire loads was written after any recycle that
+			 * made its namespace, so a handle that is current after loading it owns it. */
+			if ((ns == TBL_SCAN_ALL_NS || (e->ns == tbl_ns_id(ns) && tbl_ns_current(t, ns)))
+			    && !tbl_entry_expired(e, now_sec)) {
 				tbl_view_t v;
 				fill_view(e, &v);
 				stop = fn(ctx, e->ns, tbl_entry_key(e), e->key_len, &v);

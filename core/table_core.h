@@ -48,8 +48,8 @@ typedef enum tbl_store_mode {
 
 /* Namespace handle: the namespace's id in the low 16 bits and its generation above them. 0 is the
  * default namespace. A namespace left empty can be recycled under another name (ns.c); its generation
- * changes then, so a handle from before no longer finds or writes anything (TBL_ESTALE on writes).
- * Counters, names and scans take the id alone: any value 0 .. tbl_ns_count_created() - 1 works. */
+ * changes then, so a handle from before no longer finds, counts, clears or writes anything (TBL_ESTALE
+ * on writes). Names take the id alone; counters and scans take a handle (tbl_ns_handle() for an id). */
 typedef uint32_t tbl_ns_t;
 #define TBL_NS_DEFAULT ((tbl_ns_t)0)
 
@@ -131,6 +131,9 @@ const char *tbl_ns_name(tbl_t *t, tbl_ns_t ns, size_t *len);
 unsigned tbl_ns_count_created(tbl_t *t);
 /* The most namespaces this table can hold, the default included (scales with the segment size). */
 unsigned tbl_ns_limit(tbl_t *t);
+/* The current handle of namespace id `id` (0 .. tbl_ns_count_created() - 1), for loops over every
+ * namespace: the counters and scans take handles, and a handle from before a recycle counts nothing. */
+tbl_ns_t tbl_ns_handle(tbl_t *t, unsigned id);
 
 /* ---- reads (lock-free) --------------------------------------------------------------------------- */
 /* Enter / leave a read section. Lookups and the data they return are only valid inside one. Sections

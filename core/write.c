@@ -7,6 +7,10 @@
  * Nothing in between can call back into the embedding program, so nothing can longjmp out of a lock.
  * The value bytes were produced by the caller before the call: serialization (which runs user code)
  * never happens under a lock.
+ *
+ * The TBL_CRASH_POINTs mark the places between the steps where a SIGKILL may land (core/crash.h): at
+ * every one of them the chain is well formed, and what is left over (a stripe's counters, a block
+ * allocated but not linked or unlinked but not retired) is the stripe repair's and the GC's to fix.
  */
 #include <string.h>
 #include "epoch.h"
@@ -16,6 +20,7 @@
 #include "index.h"
 #include "sync.h"
 #include "write.h"
+#include "crash.h"
 
 #define TBL_RECLAIM_EVERY  32u   /* retires between reclamation passes */
 #define TBL_SWEEP_EVERY    64u   /* stores between incremental TTL sweeps */
@@ -49,8 +54,13 @@ void tbl_count_sub(tbl_t *t, uint32_t stripe, const tbl_entry_t *e)
 
 void tbl_retire(tbl_t *t, tbl_entry_t *e)
 {
-	tbl_alloc_lock(t);
+	if (TBL_UNLIKELY(tbl_alloc_lock(t) != TBL_OK)) {
+		/* Unlinked but not queued: a leak the GC recovers once the allocator lock works again. */
+		atomic_store(&t->hdr->gc_needed, 1);
+		return;
+	}
 	tbl_retire_locked(t, tbl_offset_of(t, e));
+	TBL_CRASH_POINT("write.retire.queued");
 	if (t->hdr->retires_since_reclaim >= TBL_RECLAIM_EVERY) {
 		tbl_reclaim_locked(t, 0);
 	}
@@ -60,7 +70,9 @@ void tbl_retire(tbl_t *t, tbl_entry_t *e)
 void tbl_remove_locked(tbl_t *t, uint32_t stripe, _Atomic uint64_t *link, tbl_entry_t *e)
 {
 	tbl_index_unlink(link, e);
+	TBL_CRASH_POINT("write.remove.unlinked");
 	tbl_count_sub(t, stripe, e);
+	TBL_CRASH_POINT("write.remove.counted");
 	tbl_retire(t, e);
 }
 
@@ -93,11 +105,17 @@ static tbl_status_t write_begin(tbl_t *t, tbl_ns_t ns, const char *key, size_t k
 	w->bucket = tbl_bucket_of_hash(t, w->hash);
 	w->stripe = tbl_stripe_of_bucket(t, w->bucket);
 	w->now = tbl_clock_now();
-	tbl_stripe_lock(t, w->stripe);
+	if ((st = tbl_stripe_lock(t, w->stripe)) != TBL_OK) {
+		return st;
+	}
 	/* A recycle holds every stripe lock, so under ours the namespace's generation is stable. */
 	if (TBL_UNLIKELY(!tbl_ns_current(t, ns))) {
 		tbl_stripe_unlock(t, w->stripe);
 		return TBL_ESTALE;
+	}
+	if (w->ns != 0 && TBL_UNLIKELY(TBL_LOAD_RELAXED(&t->nsrecs[w->ns].fresh) != 0)) {
+		/* First write since the namespace was made: from now on an empty one may be recycled. */
+		TBL_STORE_RELAXED(&t->nsrecs[w->ns].fresh, 0);
 	}
 	return TBL_OK;
 }
@@ -162,16 +180,21 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 		TBL_COUNT(t, oom, 1);
 		return TBL_ENOMEM;
 	}
+	TBL_CRASH_POINT("write.put.allocated");
 	/* Making room may have evicted or expired entries of this very stripe: look again. */
 	link = find_live(t, w, &old);
 	n = build_entry(t, w, off, v, old ? old->created : w->now.sec, expire);
+	TBL_CRASH_POINT("write.put.built");
 	if (old) {
 		tbl_index_replace(t, link, old, n);
+		TBL_CRASH_POINT("write.replace.linked");
 		tbl_count_sub(t, w->stripe, old);
 		tbl_count_add(t, w->stripe, n);
+		TBL_CRASH_POINT("write.replace.counted");
 		tbl_retire(t, old);
 	} else {
 		tbl_index_push(t, w->bucket, n);
+		TBL_CRASH_POINT("write.insert.linked");
 		tbl_count_add(t, w->stripe, n);
 	}
 	TBL_COUNT(t, sets, 1);
@@ -320,6 +343,7 @@ tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64
 		/* The one in-place update: an aligned 8-byte atomic store, so a reader sees the old or the new
 		 * integer (readers load it with tbl_view_long()), and no block is allocated or retired. */
 		__atomic_store_n((int64_t *)(void *)tbl_entry_value(old), next, __ATOMIC_RELAXED);
+		TBL_CRASH_POINT("write.incr.stored");
 		__atomic_store_n(&old->updated, w.now.sec, __ATOMIC_RELAXED);
 		TBL_COUNT(t, sets, 1);
 		*result = next;
@@ -354,6 +378,7 @@ tbl_status_t tbl_touch(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint
 	if (old) {
 		/* expire is the one field a linked entry may change: readers see the old or the new value. */
 		atomic_store_explicit(&old->expire, expire_at(w.now, ttl), memory_order_relaxed);
+		TBL_CRASH_POINT("write.touch.stored");
 		tbl_count_sub(t, w.stripe, old);
 		tbl_count_add(t, w.stripe, old);
 	} else {
@@ -363,9 +388,11 @@ tbl_status_t tbl_touch(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint
 	return st;
 }
 
-/* Remove every entry of `ns` (or all when ns < 0), stripe by stripe, so readers and writers of other
- * stripes never wait on it. */
-static tbl_status_t clear_entries(tbl_t *t, int ns, uint64_t *removed)
+/* Remove every entry of namespace handle `ns` (or all when `all`), stripe by stripe, so readers and
+ * writers of other stripes never wait on it. The handle's generation is checked under each stripe lock
+ * (a recycle holds them all): once the namespace was recycled, its entries are gone and the ones with
+ * its id belong to the new namespace, so the clear stops there. */
+static tbl_status_t clear_entries(tbl_t *t, tbl_ns_t ns, int all, uint64_t *removed)
 {
 	tbl_header_t *h;
 	uint32_t s, now_sec;
@@ -378,14 +405,20 @@ static tbl_status_t clear_entries(tbl_t *t, int ns, uint64_t *removed)
 	h = t->hdr;
 	now_sec = tbl_clock_now().sec;
 	for (s = 0; s < h->nstripes; s++) {
-		tbl_stripe_lock(t, s);
+		if ((st = tbl_stripe_lock(t, s)) != TBL_OK) {
+			break;
+		}
+		if (!all && !tbl_ns_current(t, ns)) {
+			tbl_stripe_unlock(t, s);
+			break;
+		}
 		for (b = s; b < h->nbuckets; b += h->nstripes) {
 			_Atomic uint64_t *link = &t->buckets[b];
 			uint64_t off;
 
 			while ((off = atomic_load_explicit(link, memory_order_relaxed)) != 0) {
 				tbl_entry_t *e = tbl_entry_at(t, off);
-				if (ns >= 0 && e->ns != (uint16_t)ns) {
+				if (!all && e->ns != tbl_ns_id(ns)) {
 					link = &e->next;
 					continue;
 				}
@@ -396,11 +429,12 @@ static tbl_status_t clear_entries(tbl_t *t, int ns, uint64_t *removed)
 			}
 		}
 		tbl_stripe_unlock(t, s);
+		TBL_CRASH_POINT("write.clear.stripe_done");
 	}
 	if (removed) {
 		*removed = n;
 	}
-	return TBL_OK;
+	return st;
 }
 
 tbl_status_t tbl_clear_ns(tbl_t *t, tbl_ns_t ns, uint64_t *removed)
@@ -408,14 +442,10 @@ tbl_status_t tbl_clear_ns(tbl_t *t, tbl_ns_t ns, uint64_t *removed)
 	if (tbl_ns_id(ns) >= tbl_ns_count_created(t)) {
 		return TBL_EINVAL;
 	}
-	if (!tbl_ns_current(t, ns)) {
-		*removed = 0;
-		return TBL_OK;   /* recycled: the namespace it named holds nothing */
-	}
-	return clear_entries(t, (int)tbl_ns_id(ns), removed);
+	return clear_entries(t, ns, 0, removed);
 }
 
 tbl_status_t tbl_clear_all(tbl_t *t, uint64_t *removed)
 {
-	return clear_entries(t, -1, removed);
+	return clear_entries(t, TBL_NS_DEFAULT, 1, removed);
 }

@@ -25,6 +25,8 @@
 #              sources of config.m4 with each POSIX backend (*_posix.c, shm_mmap.c, lock_pthread.c)
 #              swapped for its *_win32.c counterpart; every file it names exists; and every shipped .c
 #              file is compiled by config.m4 or config.w32
+#   zts        configure stops with a clear error for a thread-safe (ZTS) PHP (faked: a copy of the
+#              headers with ZTS defined, behind a php-config that points at it)
 #
 # Installs php-pear (and PHP) from Debian's archive when missing and run as root (NO_INSTALL=1: don't).
 # Environment: PHP (default php) runs the PHP-side helpers and --ri; PECL (default pecl).
@@ -346,6 +348,31 @@ else
 		fail "w32: config.w32 does not mirror config.m4:"; printf '     %s\n' "${problems[@]}"
 	fi
 fi
+
+# --- zts -------------------------------------------------------------------------------------------------
+# configure refuses a thread-safe PHP with a clear message. There is no ZTS PHP here, so fake one: a copy
+# of this PHP's headers whose main/php_config.h defines ZTS (what phpize's configure reads), behind a
+# php-config that points at the copy. Skipped when phpize or the headers are missing.
+zts_check() {
+	local cfg inc fake out
+	cfg=$(command -v "${PHP_CONFIG:-php-config}" 2>/dev/null) || true
+	inc=$([ -n "$cfg" ] && "$cfg" --include-dir 2>/dev/null) || true
+	if [ -z "$cfg" ] || ! command -v phpize >/dev/null 2>&1 || [ ! -f "$inc/main/php_config.h" ]; then
+		ok "zts: skipped (no phpize, php-config or PHP headers)"; return
+	fi
+	fake="$TMP/zts"
+	mkdir -p "$fake/src" && cp -r "$inc" "$fake/include" || { fail "zts: could not copy $inc"; return; }
+	printf '\n#undef ZTS\n#define ZTS 1\n' >>"$fake/include/main/php_config.h"
+	sed "s|^include_dir=.*|include_dir=\"$fake/include\"|" "$cfg" >"$fake/php-config" && chmod +x "$fake/php-config"
+	cp config.m4 ./*.c ./*.h "$fake/src/" && cp -r core serializer "$fake/src/"
+	out=$(cd "$fake/src" && phpize >/dev/null 2>&1 && ./configure --with-php-config="$fake/php-config" --enable-table 2>&1)
+	if [ $? -ne 0 ] && grep -q "table does not support thread-safe PHP (ZTS) yet" <<<"$out"; then
+		ok "zts: configure refuses a thread-safe PHP: $(grep -o 'table does not support thread-safe PHP (ZTS) yet' <<<"$out")"
+	else
+		fail "zts: configure did not refuse a thread-safe PHP:"; tail -n 5 <<<"$out" | sed 's/^/     /'
+	fi
+}
+zts_check
 
 finish
 }

@@ -1,13 +1,16 @@
 /*
  * test_lock.c - robust process-shared locks: a holder that dies hands the lock over with a
- * "recovered" result instead of wedging every other process.
+ * "recovered" result instead of wedging every other process; a lock that is unusable is never entered.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "harness.h"
+#include "table_fixture.h"
 #include "lock.h"
+#include "sync.h"
 
 static tbl_lock_t *shared_lock(void)
 {
@@ -79,7 +82,124 @@ TBL_TEST(test_dead_holder_is_recovered_once)
 	munmap(l, sizeof(*l));
 }
 
+/* Make a robust mutex permanently unusable, the one way POSIX allows: a holder dies, and the next owner
+ * (told EOWNERDEAD) unlocks it without marking it consistent. Every later lock gets ENOTRECOVERABLE. */
+static int make_unrecoverable(tbl_lock_t *l)
+{
+	pthread_mutex_t *m = (pthread_mutex_t *)(void *)l->storage;
+	int status;
+	pid_t pid;
+
+	if ((pid = fork()) == 0) {
+		pthread_mutex_lock(m);
+		raise(SIGKILL);
+		_exit(1);
+	}
+	waitpid(pid, &status, 0);
+	if ((pid = fork()) == 0) {
+		int rc = pthread_mutex_lock(m);
+		pthread_mutex_unlock(m);
+		_exit(rc == EOWNERDEAD ? 0 : 1);
+	}
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int depth;
+static void count_block(void) { depth++; }
+static void count_unblock(void) { depth--; }
+
+TBL_TEST(test_lock_reports_failure)
+{
+	tbl_lock_t *l = shared_lock();
+
+	REQUIRE(l != NULL);
+	REQUIRE(make_unrecoverable(l) == 0);
+	CHECK(tbl_lock_acquire(l) == TBL_LOCK_FAILED);
+	CHECK(errno == ENOTRECOVERABLE);
+	munmap(l, sizeof(*l));
+}
+
+/* Issue 10, item 4: a lock that fails (ENOTRECOVERABLE) used to fall through into its critical section.
+ * Now every operation that needs it returns TBL_ESYS, names the failure, holds nothing, and leaves the
+ * signal-blocking depth balanced; the lock-free read path keeps working. */
+TBL_TEST(test_an_unusable_lock_is_never_entered)
+{
+	tbl_config_t cfg;
+	char err[256], buf[32];
+	tbl_t *t = NULL;
+	tbl_ns_t ns;
+	uint64_t n;
+	uint32_t s;
+	int64_t r;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = 2 * 1024 * 1024;
+	cfg.policy = TBL_POLICY_NOEVICTION;
+	cfg.hooks.block_signals = count_block;
+	cfg.hooks.unblock_signals = count_unblock;
+	REQUIRE(tbl_create(&t, &cfg, err, sizeof(err)) == TBL_OK);
+	REQUIRE(fixture_set(t, TBL_NS_DEFAULT, "kept", "value", 0) == TBL_OK);
+	REQUIRE(tbl_ns_get(t, "made", 4, &ns) == TBL_OK);
+
+	/* The namespace lock: creating fails, finding what exists still works. */
+	REQUIRE(make_unrecoverable(tbl_lock_at(t, TBL_LOCK_NS(t->hdr))) == 0);
+	CHECK(tbl_ns_get(t, "new", 3, &ns) == TBL_ESYS);
+	CHECK(strstr(tbl_errstr(t), "namespace lock") != NULL);
+	CHECK(strstr(tbl_errstr(t), strerror(ENOTRECOVERABLE)) != NULL);
+	CHECK(tbl_ns_find(t, "made", 4, &ns) == TBL_OK);
+	CHECK(depth == 0);
+
+	/* Every stripe lock: every write fails, reads go on. */
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		REQUIRE(make_unrecoverable(tbl_lock_at(t, s)) == 0);
+	}
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "kept", "other", 0) == TBL_ESYS);
+	CHECK(strstr(tbl_errstr(t), "stripe lock") != NULL);
+	CHECK(tbl_delete(t, TBL_NS_DEFAULT, "kept", 4) == TBL_ESYS);
+	CHECK(tbl_incr(t, TBL_NS_DEFAULT, "n", 1, 1, 0, &r) == TBL_ESYS);
+	CHECK(tbl_clear_all(t, &n) == TBL_ESYS);
+	CHECK(tbl_check(t, err, sizeof(err)) != 0 && strstr(err, "stripe lock") != NULL);
+	CHECK(fixture_get(t, TBL_NS_DEFAULT, "kept", buf, sizeof(buf)) == TBL_OK && strcmp(buf, "value") == 0);
+	CHECK(depth == 0);
+	tbl_destroy(t);
+}
+
+/* The allocator and misc locks: a write that needs memory gets none rather than allocating unlocked;
+ * a process that has no slot yet cannot claim one. */
+TBL_TEST(test_unusable_allocator_and_misc_locks_are_never_entered)
+{
+	tbl_config_t cfg;
+	char err[256];
+	tbl_t *t = NULL;
+	int status;
+	pid_t pid;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = 2 * 1024 * 1024;
+	cfg.policy = TBL_POLICY_NOEVICTION;
+	cfg.hooks.block_signals = count_block;
+	cfg.hooks.unblock_signals = count_unblock;
+	REQUIRE(tbl_create(&t, &cfg, err, sizeof(err)) == TBL_OK);
+	REQUIRE(fixture_set(t, TBL_NS_DEFAULT, "kept", "value", 0) == TBL_OK);
+	REQUIRE(make_unrecoverable(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr))) == 0);
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "new", "value", 0) == TBL_ENOMEM);
+	CHECK(depth == 0);
+	REQUIRE(make_unrecoverable(tbl_lock_at(t, TBL_LOCK_MISC(t->hdr))) == 0);
+	if ((pid = fork()) == 0) {
+		char buf[32];
+		/* a new process: its first call needs a slot, which needs the misc lock */
+		_exit(fixture_get(t, TBL_NS_DEFAULT, "kept", buf, sizeof(buf)) == TBL_ESYS && depth == 0 ? 0 : 1);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(tbl_check(t, err, sizeof(err)) != 0 && strstr(err, "allocator lock") != NULL);
+	CHECK(depth == 0);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_lock_reports_failure),
+	TBL_TEST_ENTRY(test_an_unusable_lock_is_never_entered),
+	TBL_TEST_ENTRY(test_unusable_allocator_and_misc_locks_are_never_entered),
 	TBL_TEST_ENTRY(test_acquire_release_try),
 	TBL_TEST_ENTRY(test_try_sees_another_process_holding_it),
 	TBL_TEST_ENTRY(test_dead_holder_is_recovered_once),

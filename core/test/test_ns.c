@@ -72,6 +72,7 @@ TBL_TEST(test_empty_namespaces_are_recycled_and_old_handles_go_stale)
 	REQUIRE(t != NULL);
 	limit = tbl_ns_limit(t);
 	REQUIRE(tbl_ns_get(t, "first", 5, &first) == TBL_OK);
+	CHECK(fixture_set(t, first, "k", "v", 0) == TBL_OK && tbl_delete(t, first, "k", 1) == TBL_OK);
 	for (i = 2; i < limit; i++) {
 		snprintf(name, sizeof(name), "full%u", i);
 		REQUIRE(tbl_ns_get(t, name, strlen(name), &ns) == TBL_OK);
@@ -97,7 +98,84 @@ TBL_TEST(test_empty_namespaces_are_recycled_and_old_handles_go_stale)
 	tbl_destroy(t);
 }
 
+/* Issue 10, item 3: with the namespace table full and one empty namespace, two creators used to take
+ * that id from each other over and over (each recycle made the other's handle stale). A namespace just
+ * made is not recycled until its first write (or TBL_NS_FRESH_MS), so the second creator is told the
+ * table is full, and the first one's write goes through. */
+TBL_TEST(test_a_fresh_namespace_is_not_recycled_under_its_creator)
+{
+	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_LRU);
+	tbl_ns_t a, b, ns;
+	unsigned i, limit;
+	char name[32], buf[16];
+
+	REQUIRE(t != NULL);
+	limit = tbl_ns_limit(t);
+	for (i = 1; i < limit; i++) {
+		snprintf(name, sizeof(name), "full%u", i);
+		REQUIRE(tbl_ns_get(t, name, strlen(name), &ns) == TBL_OK);
+		CHECK(fixture_set(t, ns, "k", "v", 0) == TBL_OK);
+	}
+	/* Empty one of them: it is the one id that can be recycled. */
+	CHECK(tbl_ns_find(t, "full7", 5, &ns) == TBL_OK && tbl_delete(t, ns, "k", 1) == TBL_OK);
+	CHECK(tbl_ns_get(t, "a", 1, &a) == TBL_OK);      /* creator A recycles it ... */
+	CHECK(tbl_ns_get(t, "b", 1, &b) == TBL_ENSFULL); /* ... and B does not take it back */
+	CHECK(fixture_set(t, a, "k", "from-a", 0) == TBL_OK);
+	CHECK(fixture_get(t, a, "k", buf, sizeof(buf)) == TBL_OK && strcmp(buf, "from-a") == 0);
+	/* Written and emptied again, it is recyclable at once. */
+	CHECK(tbl_delete(t, a, "k", 1) == TBL_OK);
+	CHECK(tbl_ns_get(t, "b", 1, &b) == TBL_OK && tbl_ns_id(b) == tbl_ns_id(a));
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+static int count_keys(void *ctx, tbl_ns_t ns, const char *key, size_t klen, const tbl_view_t *v)
+{
+	(void)ns; (void)key; (void)klen; (void)v;
+	(*(unsigned *)ctx)++;
+	return 0;
+}
+
+/* Issue 10, item 3: a handle from before its namespace was recycled clears, counts and lists nothing of
+ * the namespace that now has its id (clear used to check once, without a lock; count and keys never). */
+TBL_TEST(test_a_stale_handle_counts_lists_and_clears_nothing)
+{
+	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_LRU);
+	tbl_ns_t old, fresh, ns;
+	unsigned i, limit, keys = 0;
+	uint64_t removed = 99, cursor = 0;
+	char name[32], buf[16];
+
+	REQUIRE(t != NULL);
+	limit = tbl_ns_limit(t);
+	REQUIRE(tbl_ns_get(t, "old", 3, &old) == TBL_OK);
+	CHECK(fixture_set(t, old, "k", "v", 0) == TBL_OK && tbl_delete(t, old, "k", 1) == TBL_OK);
+	for (i = 2; i < limit; i++) {
+		snprintf(name, sizeof(name), "full%u", i);
+		REQUIRE(tbl_ns_get(t, name, strlen(name), &ns) == TBL_OK);
+		CHECK(fixture_set(t, ns, "k", "v", 0) == TBL_OK);
+	}
+	REQUIRE(tbl_ns_get(t, "new", 3, &fresh) == TBL_OK && tbl_ns_id(fresh) == tbl_ns_id(old));
+	CHECK(fixture_set(t, fresh, "k1", "a", 0) == TBL_OK && fixture_set(t, fresh, "k2", "b", 0) == TBL_OK);
+	CHECK_EQ_U64(tbl_ns_entries(t, old), 0);
+	CHECK_EQ_U64(tbl_ns_bytes(t, old), 0);
+	CHECK_EQ_U64(tbl_ns_entries(t, fresh), 2);
+	CHECK_EQ_U64(tbl_ns_entries(t, tbl_ns_handle(t, tbl_ns_id(fresh))), 2);
+	do {
+		tbl_scan(t, old, &cursor, 1u << 20, count_keys, &keys);
+	} while (cursor);
+	CHECK_EQ_U64(keys, 0);
+	CHECK(tbl_clear_ns(t, old, &removed) == TBL_OK);
+	CHECK_EQ_U64(removed, 0);
+	CHECK(fixture_get(t, fresh, "k1", buf, sizeof(buf)) == TBL_OK && strcmp(buf, "a") == 0);
+	CHECK_EQ_U64(tbl_ns_entries(t, fresh), 2);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_a_fresh_namespace_is_not_recycled_under_its_creator),
+	TBL_TEST_ENTRY(test_a_stale_handle_counts_lists_and_clears_nothing),
 	TBL_TEST_ENTRY(test_empty_namespaces_are_recycled_and_old_handles_go_stale),
 	TBL_TEST_ENTRY(test_names_are_binary_safe_and_bounded),
 	TBL_TEST_ENTRY(test_find_never_creates),

@@ -178,6 +178,7 @@ TBL_TEST(test_namespace_limit)
 	for (i = 1; i < limit; i++) {
 		snprintf(name, sizeof(name), "ns%u", i);
 		CHECK(tbl_ns_get(t, name, strlen(name), &ns) == TBL_OK);
+		CHECK(fixture_set(t, ns, "k", "v", 0) == TBL_OK && tbl_delete(t, ns, "k", 1) == TBL_OK);
 	}
 	/* Full, but every namespace is empty: the least recently used one is recycled. */
 	CHECK(tbl_ns_get(t, "one-too-many", 12, &ns) == TBL_OK);
