@@ -328,13 +328,21 @@ check(str_contains($vtext, "'<b id=\"xss-val\">bold</b>'") && str_contains($vtex
     'with TABLE_STATUS_SHOW_VALUES the values are shown, as text', substr($vtext, 0, 300));
 
 // paging: 40 keys at 10 a page
-[$html] = chromium("$base/values.php?ns=" . bin2hex('users') . '&page=3', ['--dump-dom']);
+[$html] = chromium("$base/values.php?ns=" . bin2hex('users') . '&match=' . rawurlencode('user:*') . '&page=3', ['--dump-dom']);
 $x = dom($html);
 $n = $x->query('//table[@id="key-table"]/tbody/tr')->length;
 check($n === 10 && str_contains($html, 'Page 4 of 4'), 'the key browser pages (10 a page, page 4 of 4)', "rows $n");
 [$html] = chromium("$base/table-status.php?ns=" . bin2hex('users') . '&match=' . rawurlencode('user:1*'), ['--dump-dom']);
 $n = dom($html)->query('//table[@id="key-table"]/tbody/tr')->length;
 check($n === 11, 'the key browser filters with a glob (user:1* matches 11 keys)', "rows $n");
+// values.php sets TABLE_STATUS_BROWSE_MAX to 30: the 40 users are listed only through a filter
+[$html] = chromium("$base/values.php?ns=" . bin2hex('users'), ['--dump-dom']);
+$x = dom($html);
+$n = $x->query('//table[@id="key-table"]/tbody/tr')->length;
+[$html2] = chromium("$base/values.php?ns=" . bin2hex('users') . '&match=' . rawurlencode('user:2*'), ['--dump-dom']);
+$n2 = dom($html2)->query('//table[@id="key-table"]/tbody/tr')->length;
+check($n === 0 && $x->query('//*[@id="too-many"]')->length === 1 && $n2 === 10,
+    'a namespace larger than TABLE_STATUS_BROWSE_MAX is listed only through a filter', "rows $n, filtered $n2");
 
 /* ---- access ------------------------------------------------------------------------------------------ */
 [$st] = http_get("$base/table-status.php", ['X-Forwarded-For: 203.0.113.9']);
