@@ -21,6 +21,8 @@
  *   TABLE_STATUS_PAGE_SIZE    keys per page in the key browser (default 100)
  *   TABLE_STATUS_TTL_SCAN     namespaces with at most this many entries get their TTL'd entries counted
  *                             (one ttl() call per key); larger ones show "n/a" (default 5000; 0: never)
+ *   TABLE_STATUS_BROWSE_MAX   the key browser lists a larger namespace only through a filter, since it
+ *                             reads every matching key to sort them (default 100000)
  *
  * The page reads stats() once, first, and does nothing that counts as a hit or a miss unless values are
  * shown in the key browser (reading a value counts as a hit, as any get() does). Everything that comes
@@ -32,6 +34,7 @@ defined('TABLE_STATUS_ALLOW') || define('TABLE_STATUS_ALLOW', '');
 defined('TABLE_STATUS_SHOW_VALUES') || define('TABLE_STATUS_SHOW_VALUES', false);
 defined('TABLE_STATUS_PAGE_SIZE') || define('TABLE_STATUS_PAGE_SIZE', 100);
 defined('TABLE_STATUS_TTL_SCAN') || define('TABLE_STATUS_TTL_SCAN', 5000);
+defined('TABLE_STATUS_BROWSE_MAX') || define('TABLE_STATUS_BROWSE_MAX', 100000);
 
 /* ---- access ---------------------------------------------------------------------------------------- */
 
@@ -361,12 +364,17 @@ svg text.donut-label { font-size: 7px; }
 
 <?php if ($browse !== null):
     $arg = $browse === '' ? null : $browse;
-    try {
-        $keys = Shm\Table::keys($match, $arg);
-        $kerr = null;
-    } catch (Throwable $e) {
-        $keys = [];
-        $kerr = $e->getMessage();
+    $keys = [];
+    $kerr = null;
+    // keys() returns every matching key at once: a huge namespace is only browsed through a filter.
+    $inNs = $s['namespaces'][$browse]['count'] ?? 0;
+    $tooMany = $match === null && $inNs > TABLE_STATUS_BROWSE_MAX;
+    if (!$tooMany) {
+        try {
+            $keys = Shm\Table::keys($match, $arg);
+        } catch (Throwable $e) {
+            $kerr = $e->getMessage();
+        }
     }
     $keys = array_map('strval', $keys);
     sort($keys, SORT_STRING);
@@ -384,6 +392,7 @@ svg text.donut-label { font-size: 7px; }
 <button type="submit">filter</button>
 </form>
 <?php if ($kerr !== null): ?><p class="bad"><?= ts_h($kerr) ?></p><?php endif; ?>
+<?php if ($tooMany): ?><p id="too-many">This namespace holds <?= ts_h(number_format($inNs)) ?> entries, more than TABLE_STATUS_BROWSE_MAX (<?= ts_h(number_format(TABLE_STATUS_BROWSE_MAX)) ?>): give a filter to list its keys.</p><?php endif; ?>
 <table id="key-table">
 <thead><tr><th>key</th><th class="n">TTL</th><?php if (TABLE_STATUS_SHOW_VALUES): ?><th class="n">bytes</th><th>value</th><?php endif; ?></tr></thead>
 <tbody>

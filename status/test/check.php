@@ -11,6 +11,8 @@
  *   - the key browser lists a namespace's keys, hides values by default and shows them (escaped) when
  *     configured to;
  *   - a request forwarded by a proxy, and one from a non-loopback address, get 403;
+ *   - status/table-metrics.php serves metrics() with the Prometheus content type, the figures of stats(),
+ *     output promtool accepts (when installed), and the same access rule;
  *   - a screenshot is written (--screenshot FILE).
  * --readme-shot FILE then fills the table like a busy cache (fixture.php?seed=demo) and takes the
  * README's screenshot of the main page.
@@ -63,6 +65,7 @@ if (!is_executable($chromium)) {
 $tmp = sys_get_temp_dir() . '/table-status-check-' . getmypid();
 @mkdir("$tmp/docroot", 0700, true);
 copy("$root/status/table-status.php", "$tmp/docroot/table-status.php");
+copy("$root/status/table-metrics.php", "$tmp/docroot/table-metrics.php");
 copy(__DIR__ . '/fixture.php', "$tmp/docroot/fixture.php");
 copy(__DIR__ . '/values.php', "$tmp/docroot/values.php");
 $cleanup[] = function () use ($tmp) {
@@ -80,12 +83,15 @@ function free_port(string $host): int
 }
 
 /* Start `php -S host:port`; returns its base URL once it accepts connections. */
-function serve(string $host, string $tmp, string $so): ?string
+function serve(string $host, string $tmp, string $so, array $ini = []): ?string
 {
     global $cleanup;
     $port = free_port($host);
-    $cmd = [PHP_BINARY, '-d', "extension=$so", '-d', 'table.memory=32M', '-d', 'display_errors=stderr',
-        '-S', "$host:$port", '-t', "$tmp/docroot"];
+    $cmd = [PHP_BINARY, '-d', "extension=$so", '-d', 'table.memory=32M', '-d', 'display_errors=stderr'];
+    foreach ($ini as $setting) {
+        array_push($cmd, '-d', $setting);
+    }
+    array_push($cmd, '-S', "$host:$port", '-t', "$tmp/docroot");
     $env = getenv();
     unset($env['PHP_CLI_SERVER_WORKERS']);
     $p = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$tmp/server-$host.log", 'a'],
@@ -328,13 +334,21 @@ check(str_contains($vtext, "'<b id=\"xss-val\">bold</b>'") && str_contains($vtex
     'with TABLE_STATUS_SHOW_VALUES the values are shown, as text', substr($vtext, 0, 300));
 
 // paging: 40 keys at 10 a page
-[$html] = chromium("$base/values.php?ns=" . bin2hex('users') . '&page=3', ['--dump-dom']);
+[$html] = chromium("$base/values.php?ns=" . bin2hex('users') . '&match=' . rawurlencode('user:*') . '&page=3', ['--dump-dom']);
 $x = dom($html);
 $n = $x->query('//table[@id="key-table"]/tbody/tr')->length;
 check($n === 10 && str_contains($html, 'Page 4 of 4'), 'the key browser pages (10 a page, page 4 of 4)', "rows $n");
 [$html] = chromium("$base/table-status.php?ns=" . bin2hex('users') . '&match=' . rawurlencode('user:1*'), ['--dump-dom']);
 $n = dom($html)->query('//table[@id="key-table"]/tbody/tr')->length;
 check($n === 11, 'the key browser filters with a glob (user:1* matches 11 keys)', "rows $n");
+// values.php sets TABLE_STATUS_BROWSE_MAX to 30: the 40 users are listed only through a filter
+[$html] = chromium("$base/values.php?ns=" . bin2hex('users'), ['--dump-dom']);
+$x = dom($html);
+$n = $x->query('//table[@id="key-table"]/tbody/tr')->length;
+[$html2] = chromium("$base/values.php?ns=" . bin2hex('users') . '&match=' . rawurlencode('user:2*'), ['--dump-dom']);
+$n2 = dom($html2)->query('//table[@id="key-table"]/tbody/tr')->length;
+check($n === 0 && $x->query('//*[@id="too-many"]')->length === 1 && $n2 === 10,
+    'a namespace larger than TABLE_STATUS_BROWSE_MAX is listed only through a filter', "rows $n, filtered $n2");
 
 /* ---- access ------------------------------------------------------------------------------------------ */
 [$st] = http_get("$base/table-status.php", ['X-Forwarded-For: 203.0.113.9']);
@@ -350,8 +364,42 @@ foreach ($ips as $ip) {
 if ($ext !== null && ($b2 = serve($ext, $tmp, $so)) !== null) {
     [$st, $body] = http_get("$b2/table-status.php");
     check($st === 403 && str_contains($body, 'not allowed'), "a request from $ext (not loopback) gets 403", "HTTP $st");
+    [$st] = http_get("$b2/table-metrics.php");
+    check($st === 403, "table-metrics.php: a request from $ext (not loopback) gets 403", "HTTP $st");
 } else {
     echo "skip - no non-loopback IPv4 address to test a remote client from\n";
+}
+
+/* ---- the scrape endpoint --------------------------------------------------------------------------- */
+$ctx = stream_context_create(['http' => ['ignore_errors' => true]]);
+$prom = (string) file_get_contents("$base/table-metrics.php", false, $ctx);
+$ctype = '';
+foreach ($http_response_header as $h) {
+    if (stripos($h, 'content-type:') === 0) {
+        $ctype = strtolower(trim(substr($h, 13)));
+    }
+}
+$now = json_decode(http_get("$base/fixture.php?stats=1")[1], true);
+preg_match('/^table_hits_total (\d+)$/m', $prom, $hm);
+preg_match('/^table_entries (\d+)$/m', $prom, $em);
+check(str_starts_with($ctype, 'text/plain; version=0.0.4') && isset($hm[1], $em[1]) && (int) $hm[1] === $now['hits'] && (int) $em[1] === $now['entries'],
+    'table-metrics.php serves metrics() as text/plain; version=0.0.4, with the figures of stats()', "$ctype; " . substr($prom, 0, 200));
+if (trim((string) shell_exec('command -v promtool 2>/dev/null')) !== '') {
+    $p = proc_open(['promtool', 'check', 'metrics'], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+    fwrite($pipes[0], $prom);
+    fclose($pipes[0]);
+    $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+    check(proc_close($p) === 0, 'table-metrics.php: promtool check metrics accepts what it serves', $out);
+} else {
+    echo "skip - promtool not installed; the scrape endpoint's output is not linted\n";
+}
+[$st] = http_get("$base/table-metrics.php", ['X-Forwarded-For: 203.0.113.9']);
+check($st === 403, 'table-metrics.php: a request forwarded by a proxy gets 403', "HTTP $st");
+if (($off = serve('127.0.0.1', $tmp, $so, ['table.enabled=0'])) !== null) {
+    [$st, $body] = http_get("$off/table-metrics.php");
+    [$st2, $body2] = http_get("$off/table-status.php");
+    check($st === 503 && str_contains($body, 'table.enabled=1') && $st2 === 200 && str_contains($body2, 'Shm\\Table is disabled'),
+        'with the table disabled, table-metrics.php answers 503 and the page says why', "HTTP $st: $body; page HTTP $st2");
 }
 
 /* ---- screenshot -------------------------------------------------------------------------------------- */

@@ -1,5 +1,5 @@
 --TEST--
-Shm\Table: observability: status/table-status.php allows the local host only, unless TABLE_STATUS_ALLOW says more
+Shm\Table: observability: status/table-status.php and table-metrics.php allow the local host only, unless TABLE_STATUS_ALLOW / TABLE_METRICS_ALLOW say more
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc';
 require __DIR__ . '/observability.inc';
@@ -23,14 +23,23 @@ $cases = [
     ['2001:db8:1::5', []], ['2001:db9::1', []], ['10.1.0.1', ['HTTP_X_FORWARDED_FOR' => '203.0.113.1']],
     ['', []], ['not an ip', []],
 ];
+// table-metrics.php applies the same rule (its own copy of it: each file stands alone)
+define('TABLE_METRICS_ALLOW', TABLE_STATUS_ALLOW);
+ob_start();
+require dirname(obs_status_page()) . '/table-metrics.php';
+$prom = ob_get_clean();
+var_dump(str_starts_with($prom, '# HELP table_'));
 foreach ($cases as [$ip, $headers]) {
-    printf("%-18s %-22s %s\n", $ip === '' ? '(none)' : $ip, $headers ? key($headers) : '', ts_allowed(['REMOTE_ADDR' => $ip] + $headers) ? 'allowed' : 'denied');
+    $page = ts_allowed(['REMOTE_ADDR' => $ip] + $headers);
+    $metrics = table_metrics_allowed(['REMOTE_ADDR' => $ip] + $headers);
+    printf("%-18s %-22s %s%s\n", $ip === '' ? '(none)' : $ip, $headers ? key($headers) : '', $page ? 'allowed' : 'denied', $page === $metrics ? '' : ' (table-metrics.php differs)');
 }
 var_dump(ts_ip_in('203.0.113.1', '*'), ts_ip_in('10.0.0.1', '10.0.0.0/33'), ts_ip_in('10.0.0.1', '::/0'));
 // names: printable UTF-8 as is, anything else escaped; HTML always escaped
 var_dump(ts_name("caf\u{e9}"), ts_name("a\x00\xffb"), ts_h('<a href="x">&</a>'), ts_h("\xff<"));
 ?>
 --EXPECT--
+bool(true)
 bool(true)
 bool(true)
 127.0.0.1                                 allowed
