@@ -225,8 +225,8 @@ typedef enum blk_kind {
 typedef struct window {
 	uint64_t first, last;   /* payload offsets of its lowest and highest block */
 	uint64_t total;         /* bytes of the run, headers included */
-	uint64_t live_bytes;    /* the price: bytes of the live entries in it */
-	uint32_t newest;        /* the latest read tick among those entries (when live_bytes != 0) */
+	uint64_t live;          /* the price: how many live entries it evicts */
+	uint32_t newest;        /* the latest read tick among those entries (when live != 0) */
 } window_t;
 
 static blk_kind_t classify(tbl_t *t, uint64_t off, uint32_t now_sec, uint32_t *atime)
@@ -252,10 +252,10 @@ static void window_take(window_t *w, uint64_t size, blk_kind_t kind, uint32_t at
 {
 	w->total += size;
 	if (kind == BK_LIVE) {
-		if (!w->live_bytes || tbl_tick_before(w->newest, atime)) {
+		if (!w->live || tbl_tick_before(w->newest, atime)) {
 			w->newest = atime;
 		}
-		w->live_bytes += size;
+		w->live++;
 	}
 }
 
@@ -322,21 +322,24 @@ static unsigned age_class(uint32_t now_tick, uint32_t newest)
 
 /* Whether window a is the better victim: lru, the one whose most recently read entry was read longest
  * ago (a window of free space and expired entries beats all; ages are compared by class); then, and for
- * random, the cheaper one. */
+ * random, the one that evicts fewer entries per byte it frees. What a window frees beyond the write's
+ * need stays free for the next writes, so the real price of a window is the keys it costs: one old
+ * 100 KiB entry is a better victim for a 1 KiB write than two old 1 KiB entries. */
 static int window_better(const window_t *a, const window_t *b, int lru, uint32_t now_tick)
 {
 	if (lru) {
-		if (!a->live_bytes != !b->live_bytes) {
-			return !a->live_bytes;
+		if (!a->live != !b->live) {
+			return !a->live;
 		}
-		if (a->live_bytes) {
+		if (a->live) {
 			unsigned ca = age_class(now_tick, a->newest), cb = age_class(now_tick, b->newest);
 			if (ca != cb) {
 				return ca > cb;
 			}
 		}
 	}
-	return a->live_bytes < b->live_bytes;
+	/* a->live / a->total < b->live / b->total, without division (both fit easily in 64 bits). */
+	return a->live * b->total < b->live * a->total;
 }
 
 static inline uint64_t stripe_bit(uint32_t s)
