@@ -40,11 +40,11 @@
 #include <sched.h>
 #include <string.h>
 #include "crash.h"
+#include "entry.h"
 #include "epoch.h"
 #include "evict.h"
 #include "index.h"
 #include "sync.h"
-#include "write.h"
 
 #define TBL_EVICT_SEEDS        8u     /* sampled entries a candidate window grows from */
 #define TBL_EVICT_FREE_SEEDS   4u     /* and the largest free blocks */

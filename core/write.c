@@ -9,60 +9,16 @@
  * never happens under a lock.
  */
 #include <string.h>
+#include "entry.h"
 #include "epoch.h"
 #include "evict.h"
 #include "gc.h"
 #include "hash.h"
 #include "index.h"
 #include "sync.h"
-#include "write.h"
 
-#define TBL_RECLAIM_EVERY  32u   /* retires between reclamation passes */
 #define TBL_SWEEP_EVERY    64u   /* stores between incremental TTL sweeps */
 #define TBL_SWEEP_BUCKETS  32u
-
-/* ---- accounting -------------------------------------------------------------------------------- */
-
-void tbl_count_add(tbl_t *t, uint32_t stripe, const tbl_entry_t *e)
-{
-	tbl_nscount_t *c = tbl_nscount(t, stripe, e->ns);
-	uint32_t exp = TBL_LOAD_RELAXED(&((tbl_entry_t *)e)->expire);
-	uint32_t min = TBL_LOAD_RELAXED(&c->min_expire);
-
-	TBL_STORE_RELAXED(&c->entries, TBL_LOAD_RELAXED(&c->entries) + 1);
-	TBL_STORE_RELAXED(&c->bytes, TBL_LOAD_RELAXED(&c->bytes) + e->bytes);
-	if (exp && (min == 0 || exp < min)) {
-		TBL_STORE_RELAXED(&c->min_expire, exp);
-		if (!TBL_LOAD_RELAXED(&t->hdr->has_ttl)) {
-			TBL_STORE_RELAXED(&t->hdr->has_ttl, 1);
-		}
-	}
-}
-
-void tbl_count_sub(tbl_t *t, uint32_t stripe, const tbl_entry_t *e)
-{
-	tbl_nscount_t *c = tbl_nscount(t, stripe, e->ns);
-
-	TBL_STORE_RELAXED(&c->entries, TBL_LOAD_RELAXED(&c->entries) - 1);
-	TBL_STORE_RELAXED(&c->bytes, TBL_LOAD_RELAXED(&c->bytes) - e->bytes);
-}
-
-void tbl_retire(tbl_t *t, tbl_entry_t *e)
-{
-	tbl_alloc_lock(t);
-	tbl_retire_locked(t, tbl_offset_of(t, e));
-	if (t->hdr->retires_since_reclaim >= TBL_RECLAIM_EVERY) {
-		tbl_reclaim_locked(t, 0);
-	}
-	tbl_alloc_unlock(t);
-}
-
-void tbl_remove_locked(tbl_t *t, uint32_t stripe, _Atomic uint64_t *link, tbl_entry_t *e)
-{
-	tbl_index_unlink(link, e);
-	tbl_count_sub(t, stripe, e);
-	tbl_retire(t, e);
-}
 
 /* ---- the common shape ---------------------------------------------------------------------------- */
 
