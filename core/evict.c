@@ -441,6 +441,19 @@ static void window_evict(tbl_t *t, uint32_t held, const window_t *w, uint32_t no
 	}
 }
 
+/* Keep the moving average of the age at which entries are evicted (allocator lock held), which places
+ * new entries halfway down the LRU order (tbl_lru_insert_tick): memcached's segmented LRU and the
+ * midpoint insertion of database buffer pools do the same, so that keys written once and never read
+ * again (most of a Zipf tail) leave before keys that are read. */
+static void lru_note_age(tbl_header_t *h, uint32_t now_tick, uint32_t newest)
+{
+	uint32_t age = tbl_tick_before(newest, now_tick) ? now_tick - newest : 0;
+	uint32_t avg = TBL_LOAD_RELAXED(&h->evict_age);   /* ticks, 8 fractional bits */
+
+	age = age < (1u << 23) ? age << 8 : UINT32_MAX >> 1;
+	TBL_STORE_RELAXED(&h->evict_age, avg - avg / 8u + age / 8u);
+}
+
 /* Sample up to `max` live entries from random buckets (inside a read section). */
 static unsigned sample_seeds(tbl_t *t, uint64_t *seeds, unsigned max)
 {
@@ -520,6 +533,9 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 			continue;
 		}
 		window_evict(t, held, &cand[i], now.sec);
+		if (lru && cand[i].live) {
+			lru_note_age(h, now.tick, cand[i].newest);
+		}
 		stripes_unlock(t, locked);
 		TBL_CRASH_POINT("evict.window.evicted");
 		tbl_reclaim_locked(t, 0);

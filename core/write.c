@@ -92,7 +92,7 @@ static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tb
 	e->flags = 0;
 	e->reserved = 0;
 	e->val_len = v->len;
-	atomic_store_explicit(&e->atime, w->now.tick, memory_order_relaxed);
+	atomic_store_explicit(&e->atime, tbl_lru_insert_tick(t, w->now), memory_order_relaxed);
 	e->created = created;
 	e->updated = w->now.sec;
 	atomic_store_explicit(&e->expire, expire, memory_order_relaxed);

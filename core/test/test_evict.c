@@ -302,6 +302,69 @@ TBL_TEST(test_lru_recently_read_survive)
 	tbl_destroy(t);
 }
 
+/* lru: a new entry starts part of the way down the LRU order (midpoint insertion), so under churn the
+ * keys that were read after being written outlive the keys written at the same time and never read. */
+TBL_TEST(test_lru_read_once_outlives_never_read)
+{
+	enum { N = 300 };
+	tbl_t *t = fixture_open(16 * MiB, TBL_POLICY_LRU);
+	tbl_stats_t s;
+	char key[32], buf[16];
+	uint64_t written = 0, heap;
+	unsigned i, n = 0, read_left = 0, unread_left = 0;
+	run_t r;
+
+	REQUIRE(t != NULL);
+	memset(&r, 0, sizeof(r));
+	r.t = t;
+	r.name = "lru midpoint";
+	tbl_get_stats(t, &s);
+	heap = s.heap_size;
+	/* Churn first, so the table is full and knows the age at which entries get evicted. */
+	for (int round = 0; round < 10; round++) {
+		for (uint64_t b = 0; b < heap / 5; n++) {
+			snprintf(key, sizeof(key), "pre%u", n);
+			write_checked(&r, key, 1000);
+			b += block_of(strlen(key), 1000);
+		}
+		usleep(110000);
+	}
+	for (i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "read%u", i);
+		write_checked(&r, key, 1000);
+		snprintf(key, sizeof(key), "unread%u", i);
+		write_checked(&r, key, 1000);
+	}
+	usleep(110000);
+	for (i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "read%u", i);
+		CHECK(fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf)) == TBL_OK);
+	}
+	while (written < heap / 2) {
+		for (uint64_t b = 0; b < heap / 10; n++) {
+			snprintf(key, sizeof(key), "new%u", n);
+			write_checked(&r, key, 1000);
+			b += block_of(strlen(key), 1000);
+			written += block_of(strlen(key), 1000);
+		}
+		usleep(110000);
+	}
+	for (i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "read%u", i);
+		read_left += fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf)) == TBL_OK;
+		snprintf(key, sizeof(key), "unread%u", i);
+		unread_left += fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf)) == TBL_OK;
+	}
+	if (getenv("TBL_EVICT_VERBOSE")) {
+		printf("  lru midpoint: read once %u of %u left, never read %u of %u left\n", read_left, N, unread_left, N);
+	}
+	CHECK(read_left > unread_left + N / 4);
+	CHECK_EQ_U64(r.failed, 0);
+	CHECK_EQ_U64(r.violations, 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_one_20k_among_1k_lru),
 	TBL_TEST_ENTRY(test_one_20k_among_1k_random),
@@ -320,6 +383,7 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_bimodal_lru),
 	TBL_TEST_ENTRY(test_bimodal_random),
 	TBL_TEST_ENTRY(test_lru_recently_read_survive),
+	TBL_TEST_ENTRY(test_lru_read_once_outlives_never_read),
 };
 
 int main(int argc, char **argv)
