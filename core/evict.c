@@ -262,8 +262,10 @@ static void window_take(window_t *w, uint64_t size, blk_kind_t kind, uint32_t at
 /* Grow a window from the block at `seed` until it spans `need` bytes, one neighbour at a time: free and
  * expired neighbours first, then (lru) the one read longer ago, else the smaller. Every step adds one
  * block to a run still short of `need`, so the run ends up smaller than need + its last block: the
- * price is at most need + one entry. 0 when barriers or the heap's ends stop it short. */
-static int window_grow(tbl_t *t, uint64_t seed, uint64_t need, uint32_t now_sec, int lru, window_t *w)
+ * price is at most need + one entry. 0 when barriers or the heap's ends stop it short. `down`: grow
+ * towards lower addresses only (free seeds, below). */
+static int window_grow(tbl_t *t, uint64_t seed, uint64_t need, uint32_t now_sec, int lru, int down,
+                       window_t *w)
 {
 	tbl_alloc_t *a = &t->hdr->alloc;
 	uint32_t at = 0;
@@ -280,7 +282,12 @@ static int window_grow(tbl_t *t, uint64_t seed, uint64_t need, uint32_t now_sec,
 		uint64_t hi = tbl_alloc_block_above(a, t->base, w->last);
 		uint32_t alo = 0, ahi = 0;
 		blk_kind_t klo = lo ? classify(t, lo, now_sec, &alo) : BK_BARRIER;
-		blk_kind_t khi = hi ? classify(t, hi, now_sec, &ahi) : BK_BARRIER;
+		/* A free seed grows downwards only. The fragment is most likely the rest of a block the
+		 * allocator split for an earlier write, which took the top: the block above it is that write's
+		 * entry. Growing upwards would evict it, leave the same fragment below, and repeat: lru would
+		 * turn into "evict the newest". Downwards the fragment sweeps through older placements and
+		 * stops at the heap's start or a retired block. */
+		blk_kind_t khi = hi && !down ? classify(t, hi, now_sec, &ahi) : BK_BARRIER;
 		int take_lo;
 
 		if (klo == BK_BARRIER && khi == BK_BARRIER) {
@@ -499,7 +506,7 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 	tbl_header_t *h = t->hdr;
 	uint64_t seeds[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS], need = tbl_alloc_need(size), locked;
 	window_t cand[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS], tmp;
-	unsigned nseeds, ncand = 0, i, j;
+	unsigned nseeds, nentry, ncand = 0, i, j;
 	int lru = h->policy == TBL_POLICY_LRU;
 	evict_result_t result = EV_NONE;
 
@@ -511,9 +518,10 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 	tbl_epoch_exit(t);   /* now, so this writer's own slot does not hold back what it evicts */
 	/* The largest free fragments too: a window around one costs less, and uses space that would
 	 * otherwise stay free but too small. */
+	nentry = nseeds;
 	nseeds += tbl_alloc_free_sample(&h->alloc, seeds + nseeds, TBL_EVICT_FREE_SEEDS);
 	for (i = 0; i < nseeds; i++) {
-		if (!window_grow(t, seeds[i], need, now.sec, lru, &tmp)) {
+		if (!window_grow(t, seeds[i], need, now.sec, lru, i >= nentry, &tmp)) {
 			continue;
 		}
 		/* Insertion sort, best first; seeds that grew into the same run are kept once. */
