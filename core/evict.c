@@ -367,8 +367,10 @@ static void stripes_unlock(tbl_t *t, uint64_t locked)
 
 /* Take (trylock: the allocator lock is held, so waiting could deadlock) the stripe of every entry in
  * the window, and check that each one is linked. A used block that is not linked is another writer's
- * fresh block (or a leak the GC will retire): such a window cannot be emptied, so give it up. Returns
- * the stripes taken through *locked, 1 when the whole window can be evicted. */
+ * fresh block (or a leak the GC will retire): such a window cannot be emptied, so give it up. That
+ * writer may be filling the block's header while we read its hash (it holds no lock we hold): whatever
+ * we read masks to a bucket in range, and the block is not found linked there. Returns the stripes
+ * taken through *locked, 1 when the whole window can be evicted. */
 static int window_lock(tbl_t *t, uint32_t held, const window_t *w, uint64_t *locked)
 {
 	tbl_alloc_t *a = &t->hdr->alloc;
