@@ -16,11 +16,15 @@
  * of entries for one large value. Instead the victim is a window: a run of neighbouring heap blocks,
  * free ones, expired entries and live entries, that spans at least `need` bytes, so that retiring its
  * live entries and reclaiming them coalesces the run into one free block that fits. Candidates grow
- * around TBL_EVICT_SEEDS entries sampled from random buckets (as Redis samples keys), one neighbour at
- * a time, free/expired first, then (lru) the one read longer ago. They are ranked:
- *   lru     by the latest read among the window's live entries, oldest first (a window whose every
- *           entry is cold beats one holding a single hot entry), then by the live bytes it costs;
- *   random  by the live bytes it costs.
+ * around TBL_EVICT_SEEDS entries sampled from random buckets (as Redis samples keys) and around the
+ * TBL_EVICT_FREE_SEEDS largest free fragments (downwards only, see window_grow), one neighbour at a
+ * time, free/expired first, then (lru) the one read longer ago. They are ranked:
+ *   lru     by the latest read among the window's live entries, oldest first in doubling age classes
+ *           (a window whose every entry is cold beats one holding a single hot entry), then as random;
+ *   random  by the live entries it evicts per byte it frees (what it frees beyond the need stays
+ *           free for the next writes, so keys lost, not bytes, are the price).
+ * Under lru a new entry starts 3/4 of the eviction age down the LRU order (tbl_lru_insert_tick), so
+ * keys written and never read go before keys read since.
  * Invariants (core/DESIGN.md, "TTL and eviction"):
  *   - a window stops growing as soon as it spans need bytes, so the bytes it evicts are less than
  *     need + its last block: making room for S bytes evicts at most need + one entry (< 2*S + one
