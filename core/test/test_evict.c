@@ -17,6 +17,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "table_fixture.h"
 
@@ -404,6 +406,56 @@ static void newest_survive(tbl_policy_t policy)
 TBL_TEST(test_newest_writes_survive_lru) { newest_survive(TBL_POLICY_LRU); }
 TBL_TEST(test_newest_writes_survive_random) { newest_survive(TBL_POLICY_RANDOM); }
 
+/* Writers SIGKILLed at random moments while every write evicts a window (a full 2 MiB table, sizes up
+ * to 100 KiB): nothing wedges, the next writer repairs what a kill left (stripe recount, allocator
+ * rebuild, GC of an entry unlinked but not yet retired), tbl_check passes, and the bound holds again
+ * for the writes after. */
+static void killed_evictors(tbl_policy_t policy)
+{
+	tbl_t *t = fixture_open(2 * MiB, policy);
+	char key[32], buf[16];
+	pid_t pids[2];
+	int round, i, status;
+	run_t r;
+
+	REQUIRE(t != NULL);
+	for (round = 0; round < 40; round++) {
+		for (i = 0; i < 2; i++) {
+			if ((pids[i] = fork()) == 0) {
+				rng_state = (uint64_t)round * 2 + (uint64_t)i + 1;
+				for (unsigned n = 0;; n++) {
+					tbl_value_t v = { TBL_T_STRING, value_buf, size_lognormal(), NULL };
+
+					snprintf(key, sizeof(key), "r%dw%dn%u", round, i, n);
+					tbl_store(t, TBL_NS_DEFAULT, key, strlen(key), &v, 0, TBL_STORE_SET);
+				}
+			}
+		}
+		usleep(3000 + (useconds_t)(round % 7) * 2000);
+		for (i = 0; i < 2; i++) {
+			kill(pids[i], SIGKILL);
+			waitpid(pids[i], &status, 0);
+		}
+	}
+	memset(&r, 0, sizeof(r));
+	r.t = t;
+	r.name = "after kills";
+	r.max_block = block_of(16, VMAX);   /* "one entry": the children stored values up to 100 KiB */
+	rng_state = 7;
+	for (i = 0; i < 2000; i++) {
+		snprintf(key, sizeof(key), "after%d", i);
+		write_checked(&r, key, size_lognormal());
+	}
+	CHECK(fixture_get(t, TBL_NS_DEFAULT, "after1999", buf, sizeof(buf)) == TBL_OK);
+	CHECK_EQ_U64(r.failed, 0);
+	CHECK_EQ_U64(r.violations, 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+TBL_TEST(test_killed_evictors_lru) { killed_evictors(TBL_POLICY_LRU); }
+TBL_TEST(test_killed_evictors_random) { killed_evictors(TBL_POLICY_RANDOM); }
+
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_one_20k_among_1k_lru),
 	TBL_TEST_ENTRY(test_one_20k_among_1k_random),
@@ -425,6 +477,8 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_lru_read_once_outlives_never_read),
 	TBL_TEST_ENTRY(test_newest_writes_survive_lru),
 	TBL_TEST_ENTRY(test_newest_writes_survive_random),
+	TBL_TEST_ENTRY(test_killed_evictors_lru),
+	TBL_TEST_ENTRY(test_killed_evictors_random),
 };
 
 int main(int argc, char **argv)
