@@ -120,6 +120,8 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "sets", (zend_long)s.sets);
 	add_assoc_long(return_value, "deletes", (zend_long)s.deletes);
 	add_assoc_long(return_value, "evictions", (zend_long)s.evictions);
+	add_assoc_long(return_value, "evicted_bytes", (zend_long)s.evicted_bytes);
+	add_assoc_long(return_value, "eviction_runs", (zend_long)s.evict_runs);
 	add_assoc_long(return_value, "expirations", (zend_long)s.expirations);
 	add_assoc_long(return_value, "oom", (zend_long)s.oom);
 	add_assoc_long(return_value, "entries", (zend_long)s.entries);

@@ -20,4 +20,14 @@ check "compare of a result with itself" expect_exit 0 php "$bench_dir/compare" "
 check "gate of a result with itself" expect_exit 0 php "$bench_dir/gate" "$result" "$result" --threshold=0
 check "an unknown option is a usage error" expect_exit 2 "${run[@]}" --no-such-option
 
+# The eviction benchmark (benchmarks/eviction), on a short trace and a small budget.
+eviction="$work_dir/eviction.json"
+check "the eviction benchmark runs" expect_exit 0 php "${php_options[@]}" "$bench_dir/eviction" --ops 20000 --keys 20000 --memory 4M --out "$eviction"
+cat "$work_dir/out"
+check "eviction: Table ran, never wiped, every set stored" php -r '
+  $results = json_decode(file_get_contents($argv[1]), true)["results"];
+  $table = array_filter($results, fn ($r) => str_starts_with($r["cache"] ?? "", "Table"));
+  exit($table !== [] && array_sum(array_column($table, "wipes")) === 0 && array_sum(array_column($table, "failed_sets")) === 0 ? 0 : 1);' "$eviction"
+check "eviction: an unknown option is a usage error" expect_exit 2 php "$bench_dir/eviction" --no-such-option
+
 summary smoke

@@ -364,6 +364,48 @@ uint64_t tbl_alloc_block_size(const void *base, uint64_t off)
 	return blk_size(blk_at_c(base, off - TBL_ALLOC_HDR));
 }
 
+int tbl_alloc_block_used(const void *base, uint64_t off)
+{
+	return blk_used(blk_at_c(base, off - TBL_ALLOC_HDR));
+}
+
+uint64_t tbl_alloc_block_below(const tbl_alloc_t *a, const void *base, uint64_t off)
+{
+	uint64_t h = off - TBL_ALLOC_HDR, ps = blk_at_c(base, h)->prev_size;
+
+	if (h <= a->heap_off || ps < BLK_MIN || ps > h - a->heap_off)
+		return 0;
+	return h - ps + TBL_ALLOC_HDR;
+}
+
+uint64_t tbl_alloc_block_above(const tbl_alloc_t *a, const void *base, uint64_t off)
+{
+	uint64_t next = off - TBL_ALLOC_HDR + blk_size(blk_at_c(base, off - TBL_ALLOC_HDR));
+
+	return next + BLK_MIN <= a->heap_end ? next + TBL_ALLOC_HDR : 0;
+}
+
+unsigned tbl_alloc_free_sample(const tbl_alloc_t *a, uint64_t *out, unsigned max)
+{
+	uint64_t map = a->bin_map;
+	unsigned n = 0;
+
+	while (map && n < max) {
+		unsigned i = bit_log2(map);
+
+		out[n++] = a->bins[i] + TBL_ALLOC_HDR;
+		map &= ~((uint64_t)1 << i);
+	}
+	return n;
+}
+
+uint64_t tbl_alloc_need(uint64_t size)
+{
+	uint64_t need = TBL_ALIGN_UP(size + TBL_ALLOC_HDR, TBL_ALLOC_ALIGN);
+
+	return need < BLK_MIN ? BLK_MIN : need;
+}
+
 uint64_t tbl_alloc_max_payload(const tbl_alloc_t *a)
 {
 	uint64_t heap = a->heap_end - a->heap_off;

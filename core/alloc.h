@@ -47,6 +47,23 @@ void tbl_free(tbl_alloc_t *a, void *base, uint64_t off);
 /* Bytes the block at payload offset `off` occupies, header included (what memory() reports). */
 uint64_t tbl_alloc_block_size(const void *base, uint64_t off);
 
+/* Whether the block at payload offset `off` is in use. */
+int tbl_alloc_block_used(const void *base, uint64_t off);
+
+/* Neighbours, for eviction that looks for a contiguous run of blocks (allocator lock held, `off` a
+ * block's payload offset): the payload offset of the block just below or just above, 0 at either end
+ * of the heap. Both rely on the boundary tags being exact, which they are under the lock (and after
+ * tbl_alloc_rebuild). */
+uint64_t tbl_alloc_block_below(const tbl_alloc_t *a, const void *base, uint64_t off);
+uint64_t tbl_alloc_block_above(const tbl_alloc_t *a, const void *base, uint64_t off);
+
+/* Up to `max` free blocks (payload offsets), the largest first: the heads of the highest non-empty bins.
+ * Allocator lock held. Eviction grows windows from them, so that free fragments get used. */
+unsigned tbl_alloc_free_sample(const tbl_alloc_t *a, uint64_t *out, unsigned max);
+
+/* Bytes a request for `size` payload bytes takes from the heap: the block size, header included. */
+uint64_t tbl_alloc_need(uint64_t size);
+
 /* The largest payload a single allocation could ever get (the whole heap as one block). */
 uint64_t tbl_alloc_max_payload(const tbl_alloc_t *a);
 

@@ -12,6 +12,13 @@
  * number of times. Returns the payload offset, or 0 when the table is full. */
 uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now);
 
+/* The LRU tick a new entry starts with: `now` less half the age at which entries get evicted, so an
+ * entry that is written and never read is evicted before one read since (midpoint insertion). */
+static inline uint32_t tbl_lru_insert_tick(const tbl_t *t, tbl_now_t now)
+{
+	return now.tick - (uint32_t)(((uint64_t)TBL_LOAD_RELAXED(&((tbl_header_t *)t->hdr)->evict_age) * 3u) >> 10);
+}
+
 /* Incremental TTL sweep of `n` buckets from the shared cursor. Skips stripes it cannot trylock. Call
  * holding no stripe lock. */
 void tbl_sweep_step(tbl_t *t, uint64_t n, uint32_t now_sec);

@@ -119,6 +119,10 @@ typedef struct tbl_header {
 	uint64_t retire_head, retire_tail;   /* FIFO of retired entries, oldest first */
 	uint64_t retired_blocks, retired_bytes;
 	uint64_t retires_since_reclaim;
+	uint64_t evicted_bytes;              /* blocks of live entries evicted to make room (evict.c) */
+	uint64_t evict_runs;                 /* runs of neighbouring blocks evicted, one per write that needed it */
+	_Atomic uint32_t evict_age;          /* lru: age of what gets evicted, moving average, ticks << 8 */
+	uint32_t reserved_evict;
 
 	/* Namespace lock (writers); readers load ns_created with acquire. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint32_t ns_created;

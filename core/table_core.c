@@ -350,6 +350,8 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 		out->heap_size = h->alloc.heap_end - h->alloc.heap_off;
 		out->retired_blocks = h->retired_blocks;
 		out->retired_bytes = h->retired_bytes;
+		out->evicted_bytes = h->evicted_bytes;
+		out->evict_runs = h->evict_runs;
 		tbl_alloc_unlock(t);
 	}
 	out->segment_size = h->segment_size;

@@ -195,6 +195,8 @@ typedef struct tbl_stats {
 	uint64_t free_bytes, used_bytes;    /* allocator view (retired-but-unfreed blocks count as used) */
 	uint64_t largest_free;              /* biggest payload one allocation could get right now */
 	uint64_t retired_blocks, retired_bytes;
+	uint64_t evicted_bytes;             /* block bytes of the live entries evicted to make room, in all */
+	uint64_t evict_runs;                /* evictions of a run of neighbouring blocks (one per write that evicted) */
 	uint64_t slots_total, slots_used;
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
 	uint64_t gc_runs;                   /* tbl_gc passes (leak recovery after a dead writer) */

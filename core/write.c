@@ -13,6 +13,7 @@
  * allocated but not linked or unlinked but not retired) is the stripe repair's and the GC's to fix.
  */
 #include <string.h>
+#include "entry.h"
 #include "epoch.h"
 #include "evict.h"
 #include "gc.h"
@@ -22,59 +23,8 @@
 #include "write.h"
 #include "crash.h"
 
-#define TBL_RECLAIM_EVERY  32u   /* retires between reclamation passes */
 #define TBL_SWEEP_EVERY    64u   /* stores between incremental TTL sweeps */
 #define TBL_SWEEP_BUCKETS  32u
-
-/* ---- accounting -------------------------------------------------------------------------------- */
-
-void tbl_count_add(tbl_t *t, uint32_t stripe, const tbl_entry_t *e)
-{
-	tbl_nscount_t *c = tbl_nscount(t, stripe, e->ns);
-	uint32_t exp = TBL_LOAD_RELAXED(&((tbl_entry_t *)e)->expire);
-	uint32_t min = TBL_LOAD_RELAXED(&c->min_expire);
-
-	TBL_STORE_RELAXED(&c->entries, TBL_LOAD_RELAXED(&c->entries) + 1);
-	TBL_STORE_RELAXED(&c->bytes, TBL_LOAD_RELAXED(&c->bytes) + e->bytes);
-	if (exp && (min == 0 || exp < min)) {
-		TBL_STORE_RELAXED(&c->min_expire, exp);
-		if (!TBL_LOAD_RELAXED(&t->hdr->has_ttl)) {
-			TBL_STORE_RELAXED(&t->hdr->has_ttl, 1);
-		}
-	}
-}
-
-void tbl_count_sub(tbl_t *t, uint32_t stripe, const tbl_entry_t *e)
-{
-	tbl_nscount_t *c = tbl_nscount(t, stripe, e->ns);
-
-	TBL_STORE_RELAXED(&c->entries, TBL_LOAD_RELAXED(&c->entries) - 1);
-	TBL_STORE_RELAXED(&c->bytes, TBL_LOAD_RELAXED(&c->bytes) - e->bytes);
-}
-
-void tbl_retire(tbl_t *t, tbl_entry_t *e)
-{
-	if (TBL_UNLIKELY(tbl_alloc_lock(t) != TBL_OK)) {
-		/* Unlinked but not queued: a leak the GC recovers once the allocator lock works again. */
-		atomic_store(&t->hdr->gc_needed, 1);
-		return;
-	}
-	tbl_retire_locked(t, tbl_offset_of(t, e));
-	TBL_CRASH_POINT("write.retire.queued");
-	if (t->hdr->retires_since_reclaim >= TBL_RECLAIM_EVERY) {
-		tbl_reclaim_locked(t, 0);
-	}
-	tbl_alloc_unlock(t);
-}
-
-void tbl_remove_locked(tbl_t *t, uint32_t stripe, _Atomic uint64_t *link, tbl_entry_t *e)
-{
-	tbl_index_unlink(link, e);
-	TBL_CRASH_POINT("write.remove.unlinked");
-	tbl_count_sub(t, stripe, e);
-	TBL_CRASH_POINT("write.remove.counted");
-	tbl_retire(t, e);
-}
 
 /* ---- the common shape ---------------------------------------------------------------------------- */
 
@@ -154,7 +104,7 @@ static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tb
 	e->flags = 0;
 	e->reserved = 0;
 	e->val_len = v->len;
-	atomic_store_explicit(&e->atime, w->now.tick, memory_order_relaxed);
+	atomic_store_explicit(&e->atime, tbl_lru_insert_tick(t, w->now), memory_order_relaxed);
 	e->created = created;
 	e->updated = w->now.sec;
 	atomic_store_explicit(&e->expire, expire, memory_order_relaxed);

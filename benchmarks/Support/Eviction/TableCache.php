@@ -1,0 +1,74 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Shm\Bench\Eviction;
+
+use Shm\Table;
+use Throwable;
+
+/** Shm\Table, its budget being table.memory (the whole segment) and its policy table.eviction_policy. */
+final class TableCache implements Cache
+{
+    public function name(): string
+    {
+        return 'Table(' . ini_get('table.eviction_policy') . ')';
+    }
+
+    public function unavailableReason(): ?string
+    {
+        if (!class_exists(Table::class)) {
+            return 'extension table is not loaded';
+        }
+        try {
+            Table::count();
+        } catch (Throwable $e) {
+            return $e->getMessage();
+        }
+
+        return null;
+    }
+
+    public function version(): string
+    {
+        return 'table ' . phpversion('table');
+    }
+
+    public function get(string $key): bool
+    {
+        return Table::get($key) !== null;
+    }
+
+    public function set(string $key, string $value): bool
+    {
+        return Table::set($key, $value);
+    }
+
+    public function count(): int
+    {
+        return (int) Table::count();
+    }
+
+    public function evictions(): ?int
+    {
+        return Table::stats()['evictions'];
+    }
+
+    public function held(array $keys): array
+    {
+        $held = [];
+        foreach ($keys as $key) {
+            $held[$key] = Table::exists($key);
+        }
+
+        return $held;
+    }
+
+    /** @return array<string, int> */
+    public function extra(): array
+    {
+        $s = Table::stats();
+
+        return ['evicted_bytes' => $s['evicted_bytes'], 'eviction_runs' => $s['eviction_runs'], 'oom' => $s['oom']];
+    }
+}

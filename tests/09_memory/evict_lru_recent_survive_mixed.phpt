@@ -1,0 +1,61 @@
+--TEST--
+Shm\Table: memory: with lru and values of mixed sizes, keys read recently survive while the table turns over three times
+--INI--
+table.memory=8M
+table.eviction_policy=lru
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/evict_bound.inc';
+use Shm\Table;
+
+mt_srand(3);
+$hot = [];
+foreach ([100, 500, 1000, 3000, 20000, 60000] as $n => $len) {
+    for ($j = 0; $j < 4; $j++) {
+        $hot["hot$n.$j"] = str_repeat(chr(65 + $n), $len + $j);
+    }
+}
+$cold = [];
+for ($i = 0; $i < 1000; $i++) {
+    $cold["cold$i"] = str_repeat('c', evict_lognormal());
+}
+$failed = 0;
+foreach ($hot + $cold as $k => $v) {
+    $failed += !Table::set($k, $v);
+}
+$s = Table::stats();
+$heap = $s['memory_free'] + $s['memory_used'];
+// the LRU clock ticks every 100 ms: let it move on before the hot keys are read
+usleep(250000);
+$hotLost = 0;
+$written = 0;
+for ($n = 0; $written < 3 * $heap; ) {
+    foreach ($hot as $k => $v) {
+        $hotLost += Table::get($k) !== $v;
+    }
+    usleep(110000);
+    for ($round = 0; $round < $heap / 10; $n++) {
+        $len = evict_lognormal();
+        $failed += !Table::set("new$n", str_repeat('n', $len));
+        $round += evict_block("new$n", $len);
+    }
+    $written += $round;
+}
+foreach ($hot as $k => $v) {
+    $hotLost += Table::get($k) !== $v;
+}
+$coldLeft = 0;
+foreach ($cold as $k => $v) {
+    $coldLeft += Table::get($k) !== null;
+}
+$s = Table::stats();
+var_dump($failed, $hotLost, $coldLeft < 50, $s['evictions'] > 1000, $s['oom']);
+?>
+--EXPECT--
+int(0)
+int(0)
+bool(true)
+bool(true)
+int(0)
