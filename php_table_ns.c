@@ -137,6 +137,8 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "zero_copy_reads", (zend_long)s.zero_copy_reads);
 	add_assoc_long(return_value, "copied_reads", (zend_long)(s.hits - s.zero_copy_reads));
 	add_assoc_long(return_value, "lock_repairs", (zend_long)s.lock_repairs);
+	add_assoc_long(return_value, "buckets", (zend_long)s.buckets);
+	add_assoc_long(return_value, "max_chain", (zend_long)s.max_chain);
 
 	array_init(&nss);
 	n = tbl_ns_count_created(t);

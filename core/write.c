@@ -89,7 +89,7 @@ static tbl_status_t write_begin(tbl_t *t, tbl_ns_t ns, const char *key, size_t k
 	w->ns = tbl_ns_id(ns);
 	w->key = key;
 	w->klen = klen;
-	w->hash = tbl_hash_bytes(key, klen, w->ns);
+	w->hash = tbl_key_hash(t, key, klen, w->ns);
 	w->bucket = tbl_bucket_of_hash(t, w->hash);
 	w->stripe = tbl_stripe_of_bucket(t, w->bucket);
 	w->now = tbl_clock_now();
