@@ -217,6 +217,13 @@ void tbl_count_zero_copy_read(tbl_t *t)
 	TBL_COUNT(t, zero_copy_reads, 1);
 }
 
+void tbl_count_failed_store(tbl_t *t)
+{
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		TBL_COUNT(t, oom, 1);
+	}
+}
+
 static inline void fill_view(const tbl_entry_t *e, tbl_view_t *v)
 {
 	v->type = e->type;

@@ -156,6 +156,9 @@ int tbl_pinned(const tbl_t *t);
 uint64_t tbl_retired_bytes(tbl_t *t);
 /* Count a read served without copying (stats: zero_copy_reads). */
 void tbl_count_zero_copy_read(tbl_t *t);
+/* Count a store the caller gave up on because the value can never fit (stats: oom), as a store that
+ * failed for lack of memory counts itself. */
+void tbl_count_failed_store(tbl_t *t);
 
 /* Find a live entry. Counts a hit or a miss in this process's stats when `count` is non-zero. */
 tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
