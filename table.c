@@ -28,6 +28,7 @@
 #include "ext/standard/info.h"
 #include "ext/spl/spl_exceptions.h"
 #include "zend_exceptions.h"
+#include "zend_objects.h"
 #include "zend_smart_str.h"
 
 #include "php_table.h"
@@ -485,12 +486,38 @@ static PHP_GINIT_FUNCTION(table)
 	ZVAL_UNDEF(&table_globals->fullscan_fn);
 }
 
+/* Shm\Table is a static API: `new Shm\Table('log')` used to succeed and silently ignore its argument
+ * (some Relay docs show an instance bound to a namespace). Refuse it, as Closure does, before any
+ * constructor would run; unserialize() of an instance is refused too (ZEND_ACC_NOT_SERIALIZABLE). */
+static zend_object_handlers php_table_object_handlers;
+
+static zend_function *php_table_get_constructor(zend_object *obj)
+{
+	(void)obj;
+	zend_throw_error(NULL, "Cannot instantiate Shm\\Table: its methods are static; pass the namespace to each "
+		"call instead, e.g. Shm\\Table::get($key, 'log')");
+	return NULL;
+}
+
+static zend_object *php_table_create_object(zend_class_entry *ce)
+{
+	zend_object *obj = zend_objects_new(ce);
+
+	object_properties_init(obj, ce);
+	obj->handlers = &php_table_object_handlers;
+	return obj;
+}
+
 static PHP_MINIT_FUNCTION(table)
 {
 	(void)type;
 	REGISTER_INI_ENTRIES();
 
 	php_table_ce = register_class_Shm_Table();
+	memcpy(&php_table_object_handlers, &std_object_handlers, sizeof(php_table_object_handlers));
+	php_table_object_handlers.get_constructor = php_table_get_constructor;
+	php_table_ce->create_object = php_table_create_object;
+	php_table_ce->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
 	php_table_exception_ce = register_class_Shm_TableException(spl_ce_RuntimeException);
 
 	/* The relay extension ships its own Relay\Table; it loads before us when present (see deps). */
