@@ -182,7 +182,4 @@ TBL_INLINE uint64_t tbl_hash_fast(const void *data, size_t len, uint64_t seed)
 	return tbl_hash_mix(h);
 }
 
-/* Kept under its old name for ns.c (namespace names), which is not a flooding target. */
-#define tbl_hash_bytes tbl_hash_fast
-
 #endif
