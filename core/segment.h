@@ -135,6 +135,9 @@ typedef struct tbl_header {
 	TBL_ALIGNED(TBL_CACHELINE) tbl_counters_t folded;  /* counters of processes that left */
 	_Atomic uint32_t slots_hwm;                        /* slots [0, hwm) may be in use */
 
+	/* The longest chain a write has built in each stripe (stripe lock; read relaxed by stats). */
+	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint32_t chain_hwm[TBL_NSTRIPES];
+
 	/* Lock-free. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t sweep_cursor;
 	_Atomic uint64_t lock_repairs;

@@ -329,26 +329,15 @@ uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns)
 	return bytes;
 }
 
-/* The longest chain, by walking every bucket inside a read section (so no entry on the way is freed).
- * One sequential pass over the bucket array: about 1 ms per million buckets, stats() only. */
+/* The longest chain any write has built (the stripes' marks): an upper bound of the longest chain now. */
 static uint64_t longest_chain(tbl_t *t)
 {
-	uint64_t b, max = 0, cap = t->hdr->segment_size / sizeof(tbl_entry_t);
+	uint32_t s, max = 0;
 
-	if (tbl_read_begin(t) != TBL_OK) {
-		return 0;
-	}
-	for (b = 0; b < t->hdr->nbuckets; b++) {
-		uint64_t off = atomic_load_explicit(&t->buckets[b], memory_order_acquire), n = 0;
-
-		/* The cap only guards against a chain corrupted by a bug: no real chain is that long. */
-		while (off && n < cap) {
-			n++;
-			off = atomic_load_explicit(&tbl_entry_at(t, off)->next, memory_order_acquire);
-		}
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		uint32_t n = TBL_LOAD_RELAXED(&t->hdr->chain_hwm[s]);
 		max = n > max ? n : max;
 	}
-	tbl_read_end(t);
 	return max;
 }
 

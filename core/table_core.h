@@ -206,7 +206,7 @@ typedef struct tbl_stats {
 	uint64_t slots_total, slots_used;
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
 	uint64_t buckets, stripes;
-	uint64_t max_chain;                 /* entries in the longest bucket chain (a walk of every bucket) */
+	uint64_t max_chain;                 /* the longest bucket chain any write has built (high-water mark) */
 	uint64_t namespaces;                /* created, the default included */
 	tbl_policy_t policy;
 } tbl_stats_t;

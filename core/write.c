@@ -172,6 +172,7 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 		tbl_retire(t, old);
 	} else {
 		tbl_index_push(t, w->bucket, n);
+		tbl_index_note_length(t, w->bucket);
 		tbl_count_add(t, w->stripe, n);
 	}
 	TBL_COUNT(t, sets, 1);

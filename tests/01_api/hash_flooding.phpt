@@ -60,14 +60,15 @@ foreach ($keys as $i => $key) {
 $s = Table::stats();
 echo "stored and read back: $right\n";
 echo 'entries: ', $s['entries'], "\n";
-/* 4,000 random keys over 16,384 buckets: a longest chain of about 4; the old hash made one of 4,000. */
+/* 4,000 random keys over 16,384 buckets: a longest chain of about 4; the old hash made one of 4,000.
+ * max_chain is the longest chain any write built, so it covers the whole attack, not just its end. */
 echo 'buckets: ', $s['buckets'], "\n";
 echo 'longest chain small: ', var_export($s['max_chain'] >= 1 && $s['max_chain'] <= 12, true), "\n";
 
 /* A crafted key computes and stores its own value in remember(), like any other. */
 var_dump(Table::remember($keys[0] . 'x', fn() => 'computed'), Table::get($keys[0] . 'x'));
 Table::deleteMany($keys);
-var_dump(Table::stats()['max_chain'] <= 1);
+var_dump(Table::count());
 ?>
 --EXPECT--
 distinct keys: 4000, distinct old hashes: 1
@@ -77,4 +78,4 @@ buckets: 16384
 longest chain small: true
 string(8) "computed"
 string(8) "computed"
-bool(true)
+int(1)
