@@ -176,10 +176,10 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 	tbl_status_t st;
 	zend_result r;
 
-	if (UNEXPECTED((st = tbl_read_begin(t)) != TBL_OK)) {
-		return php_table_throw(t, st, key, 0) ? -1 : 0;
+	st = tbl_read_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count);
+	if (UNEXPECTED(st != TBL_OK && st != TBL_ENOTFOUND)) {
+		return php_table_throw(t, st, key, 0) ? -1 : 0;   /* no read section was opened */
 	}
-	st = tbl_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count);
 	if (st != TBL_OK) {
 		tbl_read_end(t);
 		return php_table_throw(t, st, key, 0) ? -1 : 0;

@@ -378,6 +378,122 @@ static tbl_status_t php_table_cas_identical(tbl_t *t, tbl_ns_t ns, zend_string *
 	return tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), exp, val);
 }
 
+/* ---- cas() of arrays: === semantics ------------------------------------------------------------------
+ *
+ * Scalars compare by their stored bytes (with 0.0/-0.0 and NAN handled above), and values holding objects
+ * by their serialized form: === on objects compares identity, which no value read back from the table
+ * can share. Arrays without objects follow ===: same keys in the same order, values === each other
+ * (so [0.0] === [-0.0], [NAN] !== [NAN], a packed array with holes equals the same pairs built any other
+ * way, and references are looked through), whatever encoding stored them (native, zero-copy image, or
+ * the serializer for references and deep nesting). That needs the stored value decoded, which cannot
+ * happen under a stripe lock, so it is optimistic: read the value and its stored bytes, compare with
+ * zend_is_identical(), then swap only if the entry still holds exactly those bytes (tbl_cas); if another
+ * process replaced it meanwhile, judge the new value the same way. */
+#define PHP_TABLE_CAS_ATTEMPTS 64
+
+static bool php_table_has_object(zval *zv, uint32_t depth)
+{
+	HashTable *ht;
+	zval *child;
+	bool found = false;
+
+	ZVAL_DEREF(zv);
+	if (Z_TYPE_P(zv) == IS_OBJECT) {
+		return true;
+	}
+	if (Z_TYPE_P(zv) != IS_ARRAY || depth > PHP_TABLE_MAX_SERIAL_DEPTH) {
+		return false;
+	}
+	ht = Z_ARRVAL_P(zv);
+	if (GC_IS_RECURSIVE(ht)) {
+		return false;
+	}
+	GC_TRY_PROTECT_RECURSION(ht);
+	ZEND_HASH_FOREACH_VAL(ht, child) {
+		if (php_table_has_object(child, depth + 1)) {
+			found = true;
+			break;
+		}
+	} ZEND_HASH_FOREACH_END();
+	GC_TRY_UNPROTECT_RECURSION(ht);
+	return found;
+}
+
+/* The stored value of `key` decoded into `cur`, and its stored form (type and a copy of its bytes).
+ * 1 hit, 0 miss, -1 thrown. On 1, release *bytes and `cur`. */
+static int php_table_cas_read(tbl_t *t, tbl_ns_t ns, zend_string *key, zval *cur, uint8_t *type,
+                              zend_string **bytes)
+{
+	tbl_view_t v;
+	tbl_status_t st = tbl_read_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, 0);
+
+	if (st != TBL_OK) {
+		if (st == TBL_ENOTFOUND) {
+			tbl_read_end(t);
+			return 0;
+		}
+		return php_table_throw(t, st, key, 0) ? -1 : 0;
+	}
+	*type = v.type;
+	zend_try {
+		*bytes = zend_string_init((const char *)v.data, v.len, 0);
+	} zend_catch {
+		tbl_read_end(t);
+		zend_bailout();
+	} zend_end_try();
+	if (php_table_decode_runs_user_code(v.type)) {
+		tbl_read_end(t);   /* __unserialize/__wakeup may call into the table */
+		if (php_table_decode(v.type, ZSTR_VAL(*bytes), ZSTR_LEN(*bytes), cur) != SUCCESS) {
+			zend_string_release(*bytes);
+			return -1;
+		}
+		return 1;
+	}
+	if (php_table_decode_guarded(t, &v, cur) < 0) {
+		zend_string_release(*bytes);
+		return -1;
+	}
+	return 1;
+}
+
+/* cas() for an array expected value without objects. *thrown is set when an exception was thrown. */
+static tbl_status_t php_table_cas_array(tbl_t *t, tbl_ns_t ns, zend_string *key, zval *expected,
+                                        const tbl_value_t *val, bool *thrown)
+{
+	for (int attempt = 0; attempt < PHP_TABLE_CAS_ATTEMPTS; attempt++) {
+		zend_string *bytes = NULL;
+		uint8_t type = 0;
+		tbl_value_t witness;
+		tbl_status_t st;
+		zval cur;
+		bool same;
+		int r;
+
+		ZVAL_UNDEF(&cur);
+		if ((r = php_table_cas_read(t, ns, key, &cur, &type, &bytes)) <= 0) {
+			*thrown = r < 0;
+			return TBL_ENOTFOUND;
+		}
+		same = zend_is_identical(&cur, expected);
+		zval_ptr_dtor(&cur);
+		if (!same || EG(exception)) {
+			zend_string_release(bytes);
+			*thrown = EG(exception) != NULL;
+			return TBL_EMISMATCH;
+		}
+		witness.type = type;
+		witness.data = ZSTR_VAL(bytes);
+		witness.len = (uint32_t)ZSTR_LEN(bytes);
+		witness.ops = NULL;
+		st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &witness, val);
+		zend_string_release(bytes);
+		if (st != TBL_EMISMATCH) {
+			return st;
+		}
+	}
+	return TBL_EMISMATCH;   /* replaced by others on every attempt: we lost the race each time */
+}
+
 PHP_METHOD(Shm_Table, cas)
 {
 	zend_string *key, *ns = NULL;
@@ -411,7 +527,14 @@ PHP_METHOD(Shm_Table, cas)
 	}
 	st = TBL_ENOTFOUND;
 	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
-		st = php_table_cas_identical(t, nsid, key, expected, &enc_expected.val, &enc_new.val);
+		ZVAL_DEREF(expected);
+		if (Z_TYPE_P(expected) == IS_ARRAY && !php_table_has_object(expected, 0)) {
+			bool thrown = false;
+			st = php_table_cas_array(t, nsid, key, expected, &enc_new.val, &thrown);
+			r = thrown ? -1 : r;
+		} else {
+			st = php_table_cas_identical(t, nsid, key, expected, &enc_expected.val, &enc_new.val);
+		}
 	}
 	php_table_encoded_free(&enc_expected);
 	php_table_encoded_free(&enc_new);

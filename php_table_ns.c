@@ -141,6 +141,8 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "lock_repairs", (zend_long)s.lock_repairs);
 	add_assoc_long(return_value, "gc_runs", (zend_long)s.gc_runs);
 	add_assoc_long(return_value, "memory_largest_free", (zend_long)s.largest_free);
+	add_assoc_long(return_value, "buckets", (zend_long)s.buckets);
+	add_assoc_long(return_value, "max_chain", (zend_long)s.max_chain);
 
 	array_init(&nss);
 	n = tbl_ns_count_created(t);

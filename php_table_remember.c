@@ -58,7 +58,9 @@ static void php_table_claim_release(tbl_t *t, tbl_ns_t ns, zend_string *key)
 }
 
 /* Call $compute and store what it returns. SUCCESS with the value in return_value; FAILURE when
- * $compute threw or its value could not be stored (nothing is stored then). */
+ * $compute threw or its value cannot be stored at all (a closure, a resource: nothing is stored then).
+ * A value that merely does not fit (out of memory now, or larger than the table can ever hold) is still
+ * the answer: it is returned uncached and counted in stats()['oom'], as apcu_entry() does. */
 static zend_result php_table_compute(tbl_t *t, const zend_string *nsname, tbl_ns_t ns, zend_string *key,
                                      uint32_t ttl, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
                                      zval *return_value)
@@ -78,18 +80,27 @@ static zend_result php_table_compute(tbl_t *t, const zend_string *nsname, tbl_ns
 	if (Z_ISREF(rv)) {
 		zend_unwrap_reference(&rv);
 	}
-	if (!php_table_encode_arg(t, &rv, PHP_TABLE_ARG_COMPUTED, &enc)) {
+	if (php_table_encode(&rv, php_table_ser, PHP_TABLE_ARG_COMPUTED, &enc) != SUCCESS) {
 		php_table_encoded_free(&enc);
 		zval_ptr_dtor(&rv);
 		return FAILURE;
 	}
-	st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, TBL_STORE_SET);
-	/* $compute may have run long enough for its namespace to be emptied and recycled. */
-	if (php_table_ns_refresh(t, nsname, st, &ns)) {
+	if (UNEXPECTED(enc.size > UINT32_MAX)) {
+		st = TBL_ETOOBIG;
+	} else {
 		st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, TBL_STORE_SET);
+		/* $compute may have run long enough for its namespace to be emptied and recycled. */
+		if (php_table_ns_refresh(t, nsname, st, &ns)) {
+			st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, TBL_STORE_SET);
+		}
 	}
 	php_table_encoded_free(&enc);
-	/* Out of memory: the value is still the answer, it is just not cached. */
+	/* It can never fit: the value is still the answer, like one that does not fit right now (ENOMEM,
+	 * counted by the core). */
+	if (st == TBL_ETOOBIG) {
+		tbl_count_failed_store(t);
+		st = TBL_OK;
+	}
 	if (st != TBL_OK && php_table_throw(t, st, key, enc.size)) {
 		zval_ptr_dtor(&rv);
 		return FAILURE;

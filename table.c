@@ -28,6 +28,7 @@
 #include "ext/standard/info.h"
 #include "ext/spl/spl_exceptions.h"
 #include "zend_exceptions.h"
+#include "zend_objects.h"
 #include "zend_smart_str.h"
 
 #include "php_table.h"
@@ -95,6 +96,33 @@ static ZEND_COLD void php_table_throw_str(zend_string *msg)
 	zend_throw_exception_object(&ex);
 }
 
+/* A key quoted in a message: printable ASCII as is, '"' and '\\' escaped with a backslash, any other
+ * byte as \xHH, and at most PHP_TABLE_MSG_KEY_MAX bytes of it (then "..."). Keys are binary strings and
+ * may be long; a message must stay one readable line. */
+#define PHP_TABLE_MSG_KEY_MAX 64u
+static void php_table_append_key(smart_str *msg, const zend_string *key)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, n = ZSTR_LEN(key) < PHP_TABLE_MSG_KEY_MAX ? ZSTR_LEN(key) : PHP_TABLE_MSG_KEY_MAX;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)ZSTR_VAL(key)[i];
+		if (c == '"' || c == '\\') {
+			smart_str_appendc(msg, '\\');
+			smart_str_appendc(msg, (char)c);
+		} else if (c < 32 || c > 126) {
+			smart_str_appendl(msg, "\\x", 2);
+			smart_str_appendc(msg, hex[c >> 4]);
+			smart_str_appendc(msg, hex[c & 15]);
+		} else {
+			smart_str_appendc(msg, (char)c);
+		}
+	}
+	if (ZSTR_LEN(key) > n) {
+		smart_str_appendl(msg, "...", 3);
+	}
+}
+
 bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t size)
 {
 	zend_string *fn;
@@ -122,7 +150,7 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 			smart_str msg = {0};
 			smart_str_append(&msg, fn);
 			smart_str_appends(&msg, "(): the value of key \"");
-			smart_str_append(&msg, (zend_string *)key);
+			php_table_append_key(&msg, key);
 			smart_str_appends(&msg, "\" is not an integer");
 			smart_str_0(&msg);
 			php_table_throw_str(msg.s);
@@ -171,7 +199,9 @@ zend_string *php_table_array_key(zend_ulong h, zend_string *skey, zval *val, boo
 	return php_table_key_ok(skey) ? zend_string_copy(skey) : NULL;
 }
 
-/* getMany() / deleteMany(): every element must be a valid key; checked before the table is touched. */
+/* getMany() / deleteMany(): every element must be a valid key; checked before the table is touched.
+ * A key of another type than string or int is a TypeError naming that type (no silent conversion of
+ * 1.5, null or true), a string that breaks the length rule a ValueError. */
 bool php_table_check_key_list(HashTable *keys, uint32_t argnum)
 {
 	zval *zv;
@@ -180,6 +210,11 @@ bool php_table_check_key_list(HashTable *keys, uint32_t argnum)
 		ZVAL_DEREF(zv);
 		if (Z_TYPE_P(zv) == IS_LONG || (Z_TYPE_P(zv) == IS_STRING && php_table_key_ok(Z_STR_P(zv)))) {
 			continue;
+		}
+		if (Z_TYPE_P(zv) != IS_STRING) {
+			zend_argument_type_error(argnum, "must contain only keys of type string or int, %s given",
+				zend_zval_type_name(zv));
+			return false;
 		}
 		zend_argument_value_error(argnum, "must contain only non-empty keys of at most %u bytes", TBL_KEY_MAX);
 		return false;
@@ -304,6 +339,16 @@ static const char *const php_table_request_scoped_sapis[] = {
 	"fpm-fcgi", "apache2handler", "cgi-fcgi", "litespeed"
 };
 
+/* A size setting written with a minus sign. zend_ini_parse_uquantity() accepts "-1" and wraps it to
+ * 2^64 - 1, which would surface as an mmap() of 18446744073709551615 bytes; sizes are never negative. */
+static bool php_table_ini_negative(const char *value)
+{
+	while (*value == ' ' || *value == '\t') {
+		value++;
+	}
+	return *value == '-';
+}
+
 /* table.zero_copy and table.zero_copy_budget. false with php_table_reason set when invalid. */
 static bool php_table_zero_copy_resolve(zend_ulong memory)
 {
@@ -337,6 +382,11 @@ static bool php_table_zero_copy_resolve(zend_ulong memory)
 #endif
 
 	php_table_zero_copy_budget = memory / 8;
+	if (php_table_ini_negative(budget)) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.zero_copy_budget=%s is negative; use a size in bytes or with K, M or G, or leave it empty", budget);
+		return false;
+	}
 	if (budget[0]) {
 		zend_string *str = zend_string_init(budget, strlen(budget), 1), *errstr = NULL;
 		php_table_zero_copy_budget = zend_ini_parse_uquantity(str, &errstr);
@@ -365,6 +415,11 @@ static void php_table_open(void)
 	size_t i;
 	char errbuf[256];
 
+	if (php_table_ini_negative(mem)) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.memory=%s is negative; use a size of at least 1M, in bytes or with K, M or G (e.g. 64M)", mem);
+		return;
+	}
 	mem_str = zend_string_init(mem, strlen(mem), 1);
 	bytes = zend_ini_parse_uquantity(mem_str, &errstr);
 	zend_string_release(mem_str);
@@ -443,6 +498,28 @@ static PHP_GINIT_FUNCTION(table)
 	"would share one reader slot. Use a non-thread-safe (NTS) PHP: php-fpm, CLI, or Apache with mpm_prefork"
 #endif
 
+/* Shm\Table is a static API: `new Shm\Table('log')` used to succeed and silently ignore its argument
+ * (some Relay docs show an instance bound to a namespace). Refuse it, as Closure does, before any
+ * constructor would run; unserialize() of an instance is refused too (ZEND_ACC_NOT_SERIALIZABLE). */
+static zend_object_handlers php_table_object_handlers;
+
+static zend_function *php_table_get_constructor(zend_object *obj)
+{
+	(void)obj;
+	zend_throw_error(NULL, "Cannot instantiate Shm\\Table: its methods are static; pass the namespace to each "
+		"call instead, e.g. Shm\\Table::get($key, 'log')");
+	return NULL;
+}
+
+static zend_object *php_table_create_object(zend_class_entry *ce)
+{
+	zend_object *obj = zend_objects_new(ce);
+
+	object_properties_init(obj, ce);
+	obj->handlers = &php_table_object_handlers;
+	return obj;
+}
+
 static PHP_MINIT_FUNCTION(table)
 {
 	(void)type;
@@ -453,6 +530,10 @@ static PHP_MINIT_FUNCTION(table)
 	REGISTER_INI_ENTRIES();
 
 	php_table_ce = register_class_Shm_Table();
+	memcpy(&php_table_object_handlers, &std_object_handlers, sizeof(php_table_object_handlers));
+	php_table_object_handlers.get_constructor = php_table_get_constructor;
+	php_table_ce->create_object = php_table_create_object;
+	php_table_ce->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
 	php_table_exception_ce = register_class_Shm_TableException(spl_ce_RuntimeException);
 
 	/* The relay extension ships its own Relay\Table; it loads before us when present (see deps). */

@@ -59,7 +59,7 @@ static int check_chains(tbl_t *t, uint64_t *counts, char *err, size_t errlen)
 				            (unsigned long long)off, e->ns);
 			}
 			if ((e->hash & t->bucket_mask) != b
-			    || e->hash != tbl_hash_bytes(tbl_entry_key(e), e->key_len, e->ns)) {
+			    || e->hash != tbl_key_hash(t, tbl_entry_key(e), e->key_len, e->ns)) {
 				return fail(err, errlen, "entry at %llu: hash does not match its key or bucket",
 				            (unsigned long long)off);
 			}

@@ -1,36 +1,66 @@
 /*
  * claim.c - remember(): at most one process computes a missing key at a time.
  *
- * A claim is a small record (key hash, namespace, owner pid + start time, deadline) in a fixed array in
+ * A claim is a small record (the key, namespace, owner pid + start time, deadline) in a fixed array in
  * the segment, guarded by the misc lock. Claims never enter the index, so a key being computed stays an
  * ordinary miss for every other call. A claim is void once its deadline passes or its owner is dead, so
  * a worker killed in the middle of its callback delays the others by at most the deadline. When the array
  * is full the caller simply computes without coordination; correctness never depends on a claim.
+ *
+ * A claim is keyed by the key, not by its hash: a record matches when namespace, length, keyed hash
+ * (hash.h, under the segment's secret) and the key's bytes agree. Keys of up to TBL_CLAIM_KEY_INLINE bytes
+ * are stored and compared whole; a longer key is compared on its first TBL_CLAIM_KEY_INLINE bytes, its
+ * length and its 64-bit keyed hash, which nobody can make collide without the segment's secret. So a key
+ * crafted to share another key's hash can no longer make that key's remember() wait.
+ *
+ * Taking a record writes the key, owner and deadline first and the hash last, so a process killed in
+ * between leaves a record that matches nothing it did not match before: either still free (hash 0), or
+ * its previous, expired or dead owner's, which the next claimant takes over anyway.
  */
+#include <string.h>
+#include "crash.h"
 #include "epoch.h"
 #include "hash.h"
 #include "proc.h"
 #include "sync.h"
 
-static uint64_t claim_hash(const char *key, size_t klen, tbl_ns_t ns)
+static uint64_t claim_hash(const tbl_t *t, const char *key, size_t klen, tbl_ns_t ns)
 {
-	return tbl_hash_bytes(key, klen, tbl_ns_id(ns)) | 1u;   /* 0 marks a free record */
+	return tbl_key_hash(t, key, klen, tbl_ns_id(ns)) | 1u;   /* 0 marks a free record */
+}
+
+static size_t claim_inline_len(size_t klen)
+{
+	return klen < TBL_CLAIM_KEY_INLINE ? klen : TBL_CLAIM_KEY_INLINE;
+}
+
+static int claim_matches(const tbl_claim_t *c, uint64_t hash, tbl_ns_t ns, const char *key, size_t klen)
+{
+	return c->hash == hash && c->ns == ns && c->key_len == klen
+	       && memcmp(c->key, key, claim_inline_len(klen)) == 0;
 }
 
 tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint32_t deadline_ms)
 {
-	uint64_t hash = claim_hash(key, klen, ns), now = tbl_clock_monotonic_ms();
+	uint64_t hash, now = tbl_clock_monotonic_ms();
 	tbl_claim_t *free_rec = NULL, *mine = NULL;
 	tbl_status_t st;
 	unsigned i;
 
-	if ((st = tbl_slot_ensure(t)) != TBL_OK || (st = tbl_misc_lock(t)) != TBL_OK) {
+	if (klen == 0 || klen > TBL_KEY_MAX) {
+		return TBL_EINVAL;
+	}
+	if ((st = tbl_slot_ensure(t)) != TBL_OK) {
+		return st;
+	}
+	hash = claim_hash(t, key, klen, ns);
+	if ((st = tbl_misc_lock(t)) != TBL_OK) {
 		return st;
 	}
 	for (i = 0; i < TBL_NCLAIMS; i++) {
 		tbl_claim_t *c = &t->claims[i];
 
-		if (c->hash == hash && c->ns == ns) {
+		if (claim_matches(c, hash, ns, key, klen)) {
 			if (c->pid != t->pid && c->deadline_ms > now && tbl_proc_alive(c->pid, c->start_time)) {
 				tbl_misc_unlock(t);
 				return TBL_EBUSY;
@@ -46,11 +76,15 @@ tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint
 		mine = free_rec;
 	}
 	if (mine) {
-		mine->hash = hash;
+		memcpy(mine->key, key, claim_inline_len(klen));
+		mine->key_len = (uint16_t)klen;
 		mine->ns = ns;
+		TBL_CRASH_POINT("claim.take.key");
 		mine->pid = (int32_t)t->pid;
 		mine->start_time = t->slot->start_time;
 		mine->deadline_ms = now + deadline_ms;
+		TBL_CRASH_POINT("claim.take.owner");
+		mine->hash = hash;
 	}
 	tbl_misc_unlock(t);
 	return TBL_OK;
@@ -58,16 +92,21 @@ tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint
 
 void tbl_claim_release(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
 {
-	uint64_t hash = claim_hash(key, klen, ns);
+	uint64_t hash;
 	unsigned i;
 
-	if (!t->slot || tbl_misc_lock(t) != TBL_OK) {
+	if (!t->slot || klen == 0 || klen > TBL_KEY_MAX) {
+		return;
+	}
+	hash = claim_hash(t, key, klen, ns);
+	if (tbl_misc_lock(t) != TBL_OK) {
 		return;
 	}
 	for (i = 0; i < TBL_NCLAIMS; i++) {
 		tbl_claim_t *c = &t->claims[i];
-		if (c->hash == hash && c->ns == ns && c->pid == (int32_t)t->pid) {
+		if (claim_matches(c, hash, ns, key, klen) && c->pid == (int32_t)t->pid) {
 			c->hash = 0;
+			TBL_CRASH_POINT("claim.release.hash");
 			c->pid = 0;
 			break;
 		}

@@ -94,6 +94,24 @@ static inline void tbl_index_push(tbl_t *t, uint64_t bucket, tbl_entry_t *n)
 	atomic_store_explicit(&t->buckets[bucket], tbl_offset_of(t, n), memory_order_release);
 }
 
+/* Writer (stripe lock held), after an insert: raise the stripe's longest-chain mark if this chain is now
+ * the longest it has had. The chain was just walked by the lookup before the insert, so this second walk
+ * runs in cache; the mark is written only when it grows. */
+static inline void tbl_index_note_length(tbl_t *t, uint64_t bucket)
+{
+	_Atomic uint32_t *hwm = &t->hdr->chain_hwm[tbl_stripe_of_bucket(t, bucket)];
+	uint64_t off = atomic_load_explicit(&t->buckets[bucket], memory_order_relaxed);
+	uint32_t n = 0;
+
+	while (off) {
+		n++;
+		off = atomic_load_explicit(&tbl_entry_at(t, off)->next, memory_order_relaxed);
+	}
+	if (n > atomic_load_explicit(hwm, memory_order_relaxed)) {
+		atomic_store_explicit(hwm, n, memory_order_relaxed);
+	}
+}
+
 static inline void tbl_index_replace(tbl_t *t, _Atomic uint64_t *link, tbl_entry_t *old, tbl_entry_t *n)
 {
 	atomic_store_explicit(&n->next, atomic_load_explicit(&old->next, memory_order_relaxed),

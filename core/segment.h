@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "alloc.h"
+#include "hash.h"
 #include "lock.h"
 #include "platform.h"
 #include "shm.h"
@@ -93,13 +94,22 @@ typedef struct tbl_nsrec {
 #define TBL_NSINDEX_TOMBSTONE 0xFFFFu   /* a recycled name's index cell: probing continues past it */
 #define TBL_NS_FRESH_MS 1000u
 
+/* A claim names its key by the key itself: the first TBL_CLAIM_KEY_INLINE bytes, the full length and
+ * the keyed hash (claim.c), so two keys that merely share a hash never share a claim. */
+#define TBL_CLAIM_KEY_INLINE 216u
+
 typedef struct tbl_claim {
-	uint64_t hash;                 /* 0 = free */
+	uint64_t hash;                 /* tbl_key_hash | 1; 0 = free. Written last when a claim is taken */
 	uint32_t ns;
 	int32_t pid;
 	uint64_t start_time;
 	uint64_t deadline_ms;          /* CLOCK_MONOTONIC */
+	uint16_t key_len;              /* the whole key's length */
+	uint8_t reserved[6];
+	char key[TBL_CLAIM_KEY_INLINE];   /* the key's first min(key_len, TBL_CLAIM_KEY_INLINE) bytes */
 } tbl_claim_t;
+
+_Static_assert(sizeof(tbl_claim_t) == 256, "tbl_claim_t must be four cache lines");
 
 typedef struct tbl_header {
 	uint64_t magic;
@@ -110,6 +120,7 @@ typedef struct tbl_header {
 	uint64_t off_slots, off_locks, off_nscounts, off_nsrecs, off_nsindex, off_claims, off_buckets;
 	uint32_t nsindex_size;         /* power of two, 2 x max_ns at least */
 	uint32_t reserved0;
+	tbl_hash_key_t hash_key;       /* the key hash's secret (hash.h): random, set once at creation */
 
 	/* Global epoch, on a line of its own: readers load it, writers advance it on every retire. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t epoch;
@@ -130,6 +141,9 @@ typedef struct tbl_header {
 	/* Misc lock. */
 	TBL_ALIGNED(TBL_CACHELINE) tbl_counters_t folded;  /* counters of processes that left */
 	_Atomic uint32_t slots_hwm;                        /* slots [0, hwm) may be in use */
+
+	/* The longest chain a write has built in each stripe (stripe lock; read relaxed by stats). */
+	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint32_t chain_hwm[TBL_NSTRIPES];
 
 	/* Lock-free. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t sweep_cursor;
@@ -176,6 +190,7 @@ struct tbl {
 	tbl_claim_t *claims;
 	_Atomic uint64_t *buckets;
 	uint64_t bucket_mask;
+	tbl_hash_key_t hash_key;       /* copy of hdr->hash_key, next to bucket_mask for the read path */
 	tbl_hooks_t hooks;
 	const tbl_shm_ops_t *shm_ops;
 	tbl_shm_t shm;
@@ -241,6 +256,12 @@ static inline int tbl_ns_current(const tbl_t *t, tbl_ns_t ns)
 static inline uint32_t tbl_stripe_of_bucket(const tbl_t *t, uint64_t bucket)
 {
 	return (uint32_t)(bucket & (t->hdr->nstripes - 1u));
+}
+
+/* The hash of a key in namespace `ns_id`: the index, the checker and the claims all use this one. */
+static inline uint64_t tbl_key_hash(const tbl_t *t, const char *key, size_t klen, uint16_t ns_id)
+{
+	return tbl_hash_key(&t->hash_key, key, klen, ns_id);
 }
 
 static inline uint64_t tbl_bucket_of_hash(const tbl_t *t, uint64_t hash)

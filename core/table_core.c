@@ -75,6 +75,7 @@ static void bind_handle(tbl_t *t)
 	t->claims = (tbl_claim_t *)(void *)(t->base + h->off_claims);
 	t->buckets = (_Atomic uint64_t *)(void *)(t->base + h->off_buckets);
 	t->bucket_mask = h->nbuckets - 1u;
+	t->hash_key = h->hash_key;
 }
 
 tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen)
@@ -108,6 +109,16 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 	t->base = t->shm.addr;
 	t->hdr = h = (tbl_header_t *)(void *)t->base;
 	t->hooks = cfg->hooks;
+	/* The hash key comes first: a table that could not get one must not exist (its chains could be
+	 * flooded). Tests may fix it (cfg->hash_key) to make collisions reproducible. */
+	if (cfg->fixed_hash_key) {
+		plan.hash_key.k0 = cfg->hash_key[0];
+		plan.hash_key.k1 = cfg->hash_key[1];
+	} else if (tbl_os_random(&plan.hash_key, sizeof(plan.hash_key), errbuf, errlen) != 0) {
+		t->shm_ops->detach(&t->shm);
+		free(t);
+		return TBL_ESYS;
+	}
 	memcpy(h, &plan, sizeof(plan));
 	h->magic = TBL_MAGIC;
 	h->layout_version = TBL_LAYOUT_VERSION;
@@ -208,6 +219,13 @@ void tbl_count_zero_copy_read(tbl_t *t)
 	TBL_COUNT(t, zero_copy_reads, 1);
 }
 
+void tbl_count_failed_store(tbl_t *t)
+{
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		TBL_COUNT(t, oom, 1);
+	}
+}
+
 static inline void fill_view(const tbl_entry_t *e, tbl_view_t *v)
 {
 	v->type = e->type;
@@ -219,9 +237,9 @@ static inline void fill_view(const tbl_entry_t *e, tbl_view_t *v)
 	v->expire = TBL_LOAD_RELAXED(&((tbl_entry_t *)e)->expire);
 }
 
-tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
+static inline tbl_status_t lookup_hashed(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint64_t hash,
+                                         tbl_view_t *out, int count)
 {
-	uint64_t hash = tbl_hash_bytes(key, klen, tbl_ns_id(ns));
 	tbl_entry_t *e = tbl_index_find(t, hash, tbl_ns_id(ns), key, klen);
 
 	/* A handle from before its namespace was recycled must not see the new namespace's entries. */
@@ -250,6 +268,22 @@ miss:
 		TBL_COUNT(t, misses, 1);
 	}
 	return TBL_ENOTFOUND;
+}
+
+tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
+{
+	return lookup_hashed(t, ns, key, klen, tbl_key_hash(t, key, klen, tbl_ns_id(ns)), out, count);
+}
+
+tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
+{
+	uint64_t hash = tbl_key_hash(t, key, klen, tbl_ns_id(ns));
+	tbl_status_t st = tbl_read_begin(t);
+
+	if (TBL_UNLIKELY(st != TBL_OK)) {
+		return st;
+	}
+	return lookup_hashed(t, ns, key, klen, hash, out, count);
 }
 
 /* ---- counters and stats -------------------------------------------------------------------------------- */
@@ -301,6 +335,18 @@ uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns)
 
 	ns_totals(t, ns, &entries, &bytes);
 	return bytes;
+}
+
+/* The longest chain any write has built (the stripes' marks): an upper bound of the longest chain now. */
+static uint64_t longest_chain(tbl_t *t)
+{
+	uint32_t s, max = 0;
+
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		uint32_t n = TBL_LOAD_RELAXED(&t->hdr->chain_hwm[s]);
+		max = n > max ? n : max;
+	}
+	return max;
 }
 
 void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
@@ -360,6 +406,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	out->gc_runs = atomic_load(&h->gc_runs);
 	out->buckets = h->nbuckets;
 	out->stripes = h->nstripes;
+	out->max_chain = longest_chain(t);
 	out->namespaces = created;
 	out->policy = (tbl_policy_t)h->policy;
 }

@@ -69,6 +69,10 @@ typedef struct tbl_config {
 	uint64_t memory;           /* segment size in bytes */
 	tbl_policy_t policy;
 	tbl_hooks_t hooks;
+	/* Tests only: use hash_key instead of a random key, so that colliding keys can be found offline.
+	 * Left 0, the segment's hash key comes from the OS's generator (tbl_create fails without one). */
+	int fixed_hash_key;
+	uint64_t hash_key[2];
 } tbl_config_t;
 
 typedef struct tbl tbl_t;
@@ -155,9 +159,16 @@ int tbl_pinned(const tbl_t *t);
 uint64_t tbl_retired_bytes(tbl_t *t);
 /* Count a read served without copying (stats: zero_copy_reads). */
 void tbl_count_zero_copy_read(tbl_t *t);
+/* Count a store the caller gave up on because the value can never fit (stats: oom), as a store that
+ * failed for lack of memory counts itself. */
+void tbl_count_failed_store(tbl_t *t);
 
 /* Find a live entry. Counts a hit or a miss in this process's stats when `count` is non-zero. */
 tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
+/* tbl_read_begin and tbl_lookup in one call, for the single-key read path: the key is hashed before the
+ * section's fence, so the hash's latency overlaps it. TBL_OK and TBL_ENOTFOUND leave the section open
+ * (close it with tbl_read_end); any other status comes from tbl_read_begin and opened nothing. */
+tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
 
 /* ---- writes ---------------------------------------------------------------------------------------- */
 /* ttl: seconds from now, 0 = never expires. */
@@ -201,6 +212,7 @@ typedef struct tbl_stats {
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
 	uint64_t gc_runs;                   /* tbl_gc passes (leak recovery after a dead writer) */
 	uint64_t buckets, stripes;
+	uint64_t max_chain;                 /* the longest bucket chain any write has built (high-water mark) */
 	uint64_t namespaces;                /* created, the default included */
 	tbl_policy_t policy;
 } tbl_stats_t;

@@ -51,7 +51,7 @@ static tbl_status_t write_begin(tbl_t *t, tbl_ns_t ns, const char *key, size_t k
 	w->ns = tbl_ns_id(ns);
 	w->key = key;
 	w->klen = klen;
-	w->hash = tbl_hash_bytes(key, klen, w->ns);
+	w->hash = tbl_key_hash(t, key, klen, w->ns);
 	w->bucket = tbl_bucket_of_hash(t, w->hash);
 	w->stripe = tbl_stripe_of_bucket(t, w->bucket);
 	w->now = tbl_clock_now();
@@ -145,6 +145,7 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 	} else {
 		tbl_index_push(t, w->bucket, n);
 		TBL_CRASH_POINT("write.insert.linked");
+		tbl_index_note_length(t, w->bucket);
 		tbl_count_add(t, w->stripe, n);
 	}
 	TBL_COUNT(t, sets, 1);

@@ -24,7 +24,8 @@
  * (A_NEXT_FREE), so `$a[] = x` after a round trip picks the same key as before.
  *
  * A PHP reference whose refcount is 1 is not observable as a reference and is encoded as its value;
- * any other reference, and any object, sends the whole value to the serializer.
+ * any other reference, any object, and nesting deeper than PHP_TABLE_MAX_DEPTH levels send the whole
+ * value to the serializer.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -149,9 +150,10 @@ static int encode_array(HashTable *ht, smart_str *out, uint32_t argnum, uint32_t
 	uint8_t flags;
 	int r;
 
+	/* Deeper arrays are rare and legal: the serializer stores them (as APCu does), so the decoder's
+	 * recursion stays bounded by PHP_TABLE_MAX_DEPTH. */
 	if (UNEXPECTED(depth > PHP_TABLE_MAX_DEPTH)) {
-		php_table_value_error(argnum, 0, "is nested deeper than " ZEND_TOSTR(PHP_TABLE_MAX_DEPTH) " levels");
-		return -1;
+		return 0;
 	}
 
 	if (count == 0) {

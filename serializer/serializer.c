@@ -86,15 +86,16 @@ static zend_result walk_value(zval *zv, uint32_t argnum, uint32_t array_depth, u
 		php_table_value_error(argnum, 1, "cannot contain a resource");
 		return FAILURE;
 	}
+	if (Z_TYPE_P(zv) == IS_ARRAY && array_depth + 1 > PHP_TABLE_MAX_SERIAL_DEPTH) {
+		php_table_value_error(argnum, 0, "is nested deeper than " ZEND_TOSTR(PHP_TABLE_MAX_SERIAL_DEPTH) " levels");
+		return FAILURE;
+	}
 	if (levels >= WALK_MAX_LEVELS) {
 		return SUCCESS;
 	}
 	if (Z_TYPE_P(zv) == IS_ARRAY) {
 		ht = Z_ARRVAL_P(zv);
-		if (++array_depth > PHP_TABLE_MAX_DEPTH) {
-			php_table_value_error(argnum, 0, "is nested deeper than " ZEND_TOSTR(PHP_TABLE_MAX_DEPTH) " levels");
-			return FAILURE;
-		}
+		array_depth++;
 		/* Immutable arrays hold only constants: no resources, no objects, no cycles. */
 		if (GC_FLAGS(ht) & GC_IMMUTABLE) {
 			return SUCCESS;

@@ -19,6 +19,10 @@
 #include "core/table_core.h"
 
 #define PHP_TABLE_MAX_DEPTH 512
+/* Arrays nested deeper than PHP_TABLE_MAX_DEPTH go through the serializer, up to this many levels:
+ * unserialize() refuses more by default (unserialize_max_depth=4096), so deeper values are rejected
+ * when stored rather than stored unreadable. */
+#define PHP_TABLE_MAX_SERIAL_DEPTH 4096
 
 /* argnum value meaning "the value $compute returned" (remember()), for error messages. */
 #define PHP_TABLE_ARG_COMPUTED 0
@@ -62,7 +66,7 @@ typedef struct php_table_encoded {
  * (PHP_TABLE_ARG_COMPUTED for the result of remember()'s callback).
  * FAILURE with an exception set when the value cannot be stored:
  *   TypeError  - it is or contains a resource;
- *   ValueError - an array nested deeper than PHP_TABLE_MAX_DEPTH;
+ *   ValueError - an array nested deeper than PHP_TABLE_MAX_SERIAL_DEPTH;
  *   whatever the serializer throws (e.g. "Serialization of 'Closure' is not allowed").
  * Nothing is stored on FAILURE (the caller does not call the core). */
 zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint32_t argnum,
@@ -88,8 +92,8 @@ ZEND_COLD void php_table_value_error(uint32_t argnum, bool type_error, const cha
 
 /* native.c: the array encoding. */
 /* Append the native encoding of `ht` to `out`. 1 on success; 0 when the array needs the serializer (it
- * holds an object or a PHP reference; `out` holds a partial encoding the caller discards); -1 with an
- * exception set when it holds a resource or nests deeper than PHP_TABLE_MAX_DEPTH. */
+ * holds an object or a PHP reference, or nests deeper than PHP_TABLE_MAX_DEPTH; `out` holds a partial
+ * encoding the caller discards); -1 with an exception set when it holds a resource. */
 int php_table_native_encode(HashTable *ht, smart_str *out, uint32_t argnum);
 /* FAILURE with an exception set when `buf` is not a valid encoding. */
 zend_result php_table_native_decode(const char *buf, size_t len, zval *out);

@@ -64,6 +64,10 @@ static void setup(void)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.memory = 4u * 1024 * 1024;
 	cfg.policy = TBL_POLICY_NOEVICTION;
+	/* A fixed hash key: the same input then builds the same chains, so a crash reproduces. */
+	cfg.fixed_hash_key = 1;
+	cfg.hash_key[0] = 0x66757a7a6b657930ull;
+	cfg.hash_key[1] = 0x66757a7a6b657931ull;
 	if (tbl_create(&table, &cfg, err, sizeof(err)) != TBL_OK) {
 		fprintf(stderr, "tbl_create: %s\n", err);
 		abort();

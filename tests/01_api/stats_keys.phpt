@@ -16,6 +16,7 @@ $types = [
     'expirations' => 'int', 'oom' => 'int', 'entries' => 'int', 'memory_used' => 'int', 'memory_free' => 'int',
     'memory_size' => 'int', 'eviction_policy' => 'string', 'serializer' => 'string', 'slots_used' => 'int',
     'slots_total' => 'int', 'retired_bytes' => 'int', 'lock_repairs' => 'int', 'namespaces' => 'array',
+    'buckets' => 'int', 'max_chain' => 'int',
 ];
 foreach ($types as $k => $t) {
     if (!array_key_exists($k, $s)) {
@@ -35,6 +36,8 @@ var_dump($s['entries']);
 var_dump($s['memory_used'] > 0, $s['memory_free'] > 0, $s['memory_used'] + $s['memory_free'] <= $s['memory_size']);
 var_dump($s['slots_used'] >= 1, $s['slots_total'] >= $s['slots_used'], $s['slots_total'] >= 1000);
 var_dump($s['lock_repairs']);
+/* 16M: one bucket per 256 bytes; two entries in different namespaces make chains of 1 (or one of 2). */
+var_dump($s['buckets'], $s['max_chain'] >= 1 && $s['max_chain'] <= 2);
 ksort($s['namespaces']);
 var_dump(array_keys($s['namespaces']));
 var_dump($s['namespaces']['']['count'], $s['namespaces']['ns']['count']);
@@ -52,6 +55,8 @@ bool(true)
 bool(true)
 bool(true)
 int(0)
+int(65536)
+bool(true)
 array(2) {
   [0]=>
   string(0) ""
