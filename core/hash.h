@@ -1,5 +1,5 @@
 /*
- * hash.h - the hashes of the core: the keyed key hash (SipHash-1-3) and a fast seedless one.
+ * hash.h - the hash of the core: SipHash-1-3 keyed per segment, for keys and namespace names.
  *
  * Keys come from users (URLs, query strings), so the key hash must not let anyone predict which keys
  * collide: with a seedless, invertible hash, 4,000 crafted keys in one chain made every set and get on
@@ -20,8 +20,8 @@
  * most three loads and no byte loop, and everything is inlined into the lookup. A 16-byte key costs six
  * rounds of four additions, four xors and six rotations each.
  *
- * tbl_hash_fast() is the previous seedless multiply-xorshift hash; it remains only for data that users
- * cannot flood (namespace names, whose number is capped). Never use it for keys.
+ * Namespace names go through the same keyed hash (under a namespace id no key uses), so no input of the
+ * table, key or name, can be crafted to collide.
  */
 #ifndef TBL_HASH_H
 #define TBL_HASH_H
@@ -138,48 +138,11 @@ TBL_INLINE uint64_t tbl_hash_key(const tbl_hash_key_t *key, const void *data, si
 	return tbl_siphash(data, len, key->k0, key->k1 ^ ns_id, 1, 3);
 }
 
-/* ---- the seedless fast hash (not for keys: see above) ---------------------------------------------- */
-
-#define TBL_HASH_M1 0x9E3779B97F4A7C15ull
-#define TBL_HASH_M2 0xC2B2AE3D27D4EB4Full
-
-TBL_INLINE uint64_t tbl_hash_mix(uint64_t h)
+/* The hash of a namespace name: the key hash under the one namespace id (0xFFFF) no entry can have. */
+#define TBL_HASH_NS_NAMES 0xFFFFu
+TBL_INLINE uint64_t tbl_hash_ns_name(const tbl_hash_key_t *key, const void *name, size_t len)
 {
-	h ^= h >> 33;
-	h *= 0xFF51AFD7ED558CCDull;
-	h ^= h >> 33;
-	h *= 0xC4CEB9FE1A85EC53ull;
-	h ^= h >> 33;
-	return h;
-}
-
-TBL_INLINE uint64_t tbl_hash_fast(const void *data, size_t len, uint64_t seed)
-{
-	const unsigned char *p = (const unsigned char *)data;
-	uint64_t h = (seed + TBL_HASH_M1) ^ ((uint64_t)len * TBL_HASH_M2);
-	uint64_t w;
-
-	while (len > 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ (w * TBL_HASH_M2)) * TBL_HASH_M1;
-		h ^= h >> 29;
-		p += 8;
-		len -= 8;
-	}
-	if (len == 8) {
-		memcpy(&w, p, 8);
-	} else if (len >= 4) {
-		uint32_t a, z;
-		memcpy(&a, p, 4);
-		memcpy(&z, p + len - 4, 4);
-		w = ((uint64_t)a << 32) | z;
-	} else if (len) {
-		w = ((uint64_t)p[0] << 16) | ((uint64_t)p[len >> 1] << 8) | p[len - 1];
-	} else {
-		w = 0;
-	}
-	h = (h ^ (w * TBL_HASH_M2)) * TBL_HASH_M1;
-	return tbl_hash_mix(h);
+	return tbl_hash_key(key, name, len, TBL_HASH_NS_NAMES);
 }
 
 #endif

@@ -15,6 +15,51 @@
 #include "segment.h"
 #include "table_fixture.h"
 
+/* The previous, seedless key hash (multiply-xorshift), kept here only to craft keys that collide under it. */
+
+#define TBL_HASH_M1 0x9E3779B97F4A7C15ull
+#define TBL_HASH_M2 0xC2B2AE3D27D4EB4Full
+
+static uint64_t tbl_hash_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xFF51AFD7ED558CCDull;
+	h ^= h >> 33;
+	h *= 0xC4CEB9FE1A85EC53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint64_t tbl_hash_fast(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char *p = (const unsigned char *)data;
+	uint64_t h = (seed + TBL_HASH_M1) ^ ((uint64_t)len * TBL_HASH_M2);
+	uint64_t w;
+
+	while (len > 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ (w * TBL_HASH_M2)) * TBL_HASH_M1;
+		h ^= h >> 29;
+		p += 8;
+		len -= 8;
+	}
+	if (len == 8) {
+		memcpy(&w, p, 8);
+	} else if (len >= 4) {
+		uint32_t a, z;
+		memcpy(&a, p, 4);
+		memcpy(&z, p + len - 4, 4);
+		w = ((uint64_t)a << 32) | z;
+	} else if (len) {
+		w = ((uint64_t)p[0] << 16) | ((uint64_t)p[len >> 1] << 8) | p[len - 1];
+	} else {
+		w = 0;
+	}
+	h = (h ^ (w * TBL_HASH_M2)) * TBL_HASH_M1;
+	return tbl_hash_mix(h);
+}
+
+
 #define MB (1024u * 1024u)
 
 /* SipHash-2-4 with key 00 01 .. 0f of the messages 00 01 .. (len - 1), from the SipHash reference. */
