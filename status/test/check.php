@@ -365,6 +365,13 @@ if ($ext !== null && ($b2 = serve($ext, $tmp, $so)) !== null) {
     check($st === 403 && str_contains($body, 'not allowed'), "a request from $ext (not loopback) gets 403", "HTTP $st");
     [$st] = http_get("$b2/table-status.php?format=prometheus");
     check($st === 403, "?format=prometheus: a request from $ext (not loopback) gets 403", "HTTP $st");
+    // A wrapper that lets $ext scrape: the endpoint answers it, the page still does not.
+    file_put_contents("$tmp/docroot/scrape.php", '<?php define("TABLE_STATUS_SCRAPE_ALLOW", ' . var_export($ext, true)
+        . '); require __DIR__ . "/table-status.php";');
+    [$st, $body] = http_get("$b2/scrape.php?format=prometheus");
+    [$st2] = http_get("$b2/scrape.php");
+    check($st === 200 && str_contains($body, 'table_hits_total') && $st2 === 403,
+        "TABLE_STATUS_SCRAPE_ALLOW lets $ext read ?format=prometheus (200) but not the page (403)", "HTTP $st / $st2");
 } else {
     echo "skip - no non-loopback IPv4 address to test a remote client from\n";
 }
