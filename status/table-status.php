@@ -16,6 +16,8 @@
  *   TABLE_STATUS_ALLOW        who may see the page besides the local host: '' (nobody else, the default),
  *                             a comma-separated list of IPs and CIDR ranges, or '*' (everyone: put the page
  *                             behind your own authentication then)
+ *   TABLE_STATUS_SCRAPE_ALLOW who may read only ?format=prometheus (a scraper on another host), in the
+ *                             same format; the page itself stays closed to them (default '')
  *   TABLE_STATUS_SHOW_VALUES  false (the default): the key browser lists keys, TTLs and sizes but never a
  *                             value; true: it shows values too (they may be secrets: sessions, tokens)
  *   TABLE_STATUS_PAGE_SIZE    keys per page in the key browser (default 100)
@@ -28,9 +30,20 @@
  * shown in the key browser (reading a value counts as a hit, as any get() does). Everything that comes
  * from the table (keys and namespace names are binary and user-controlled) is escaped, and a strict
  * Content-Security-Policy lets only this page's own inline script and style run.
+ *
+ * table-status.php?format=prometheus is the scrape endpoint: it answers Shm\Table::metrics() (the figures of
+ * stats() in the Prometheus text format, see docs/api.md) as text/plain; version=0.0.4, or 503 with the
+ * reason when the table is disabled or unavailable, so that the target shows as down:
+ *
+ *     scrape_configs:
+ *       - job_name: table
+ *         metrics_path: /table-status.php
+ *         params: { format: [prometheus] }
+ *         static_configs: [{ targets: ['app1:80'] }]
  */
 
 defined('TABLE_STATUS_ALLOW') || define('TABLE_STATUS_ALLOW', '');
+defined('TABLE_STATUS_SCRAPE_ALLOW') || define('TABLE_STATUS_SCRAPE_ALLOW', '');
 defined('TABLE_STATUS_SHOW_VALUES') || define('TABLE_STATUS_SHOW_VALUES', false);
 defined('TABLE_STATUS_PAGE_SIZE') || define('TABLE_STATUS_PAGE_SIZE', 100);
 defined('TABLE_STATUS_TTL_SCAN') || define('TABLE_STATUS_TTL_SCAN', 5000);
@@ -62,10 +75,11 @@ function ts_ip_in(string $ip, string $rule): bool
     return $rest === 0 || ((ord($a[$bytes]) ^ ord($b[$bytes])) & (0xff << (8 - $rest)) & 0xff) === 0;
 }
 
-function ts_allowed(array $server): bool
+/* $extra: more rules on top of TABLE_STATUS_ALLOW (TABLE_STATUS_SCRAPE_ALLOW for ?format=prometheus). */
+function ts_allowed(array $server, string $extra = ''): bool
 {
     $ip = (string) ($server['REMOTE_ADDR'] ?? '');
-    foreach (explode(',', (string) TABLE_STATUS_ALLOW) as $rule) {
+    foreach (explode(',', TABLE_STATUS_ALLOW . ',' . $extra) as $rule) {
         if (ts_ip_in($ip, $rule)) {
             return true;
         }
@@ -79,11 +93,47 @@ function ts_allowed(array $server): bool
     return ts_ip_in($ip, '127.0.0.0/8') || ts_ip_in($ip, '::1/128') || ts_ip_in($ip, '::ffff:127.0.0.0/104');
 }
 
-if (PHP_SAPI !== 'cli' && !ts_allowed($_SERVER)) {
+$ts_scrape = ($_GET['format'] ?? null) === 'prometheus';
+if (PHP_SAPI !== 'cli' && !ts_allowed($_SERVER, $ts_scrape ? (string) TABLE_STATUS_SCRAPE_ALLOW : '')) {
     http_response_code(403);
     header('Content-Type: text/plain; charset=utf-8');
+    header('Cache-Control: no-store');
     echo "table-status.php: access from ", $_SERVER['REMOTE_ADDR'] ?? 'unknown', " is not allowed.\n",
-        "Only the local host may see this page; set TABLE_STATUS_ALLOW to allow others (see status/README.md).\n";
+        "Only the local host may see this page; set TABLE_STATUS_ALLOW (or, for ?format=prometheus only, ",
+        "TABLE_STATUS_SCRAPE_ALLOW) to allow others (see status/README.md).\n";
+    return;
+}
+
+/* ---- ?format=prometheus: the scrape endpoint --------------------------------------------------------- */
+
+/* Answer metrics() as Prometheus text (200), or the reason it cannot (503). Returns the HTTP status. */
+function ts_prometheus(): int
+{
+    try {
+        if (!extension_loaded('table')) {
+            throw new RuntimeException('the table extension is not loaded');
+        }
+        $body = Shm\Table::metrics();
+    } catch (Throwable $e) {
+        if (PHP_SAPI !== 'cli') {
+            http_response_code(503);
+            header('Content-Type: text/plain; charset=utf-8');
+            header('Cache-Control: no-store');
+        }
+        echo 'table-status.php: ', $e->getMessage(), "\n";
+        return 503;
+    }
+    if (PHP_SAPI !== 'cli') {
+        header('Content-Type: text/plain; version=0.0.4; charset=utf-8');
+        header('Cache-Control: no-store');
+        header('X-Content-Type-Options: nosniff');
+    }
+    echo $body;
+    return 200;
+}
+
+if ($ts_scrape) {
+    ts_prometheus();
     return;
 }
 

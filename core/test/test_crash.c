@@ -4,13 +4,11 @@
  * through: no call hangs, tbl_check is clean, no unrelated entry is lost, the key being changed holds
  * its old or its new value, and every namespace is still usable.
  *
- * This binary links a core built with -DTBL_CRASH_POINTS (core/Makefile's `crash` flavour), so every
- * TBL_CRASH_POINT("module.step") in the core calls tbl_crash_point() below. Nothing here lists the
- * points: a discovery run of the workload records every point it passes, and how often, in shared
- * memory; then one scenario runs per (point, pass) for passes 1 .. TBL_CRASH_PASSES and a late pass
- * (next_pass()). A point added to
- * any core file is therefore tested as soon as the workload passes it. The anchor is SQLite's crash and
- * fault-injection testing: every point, not a random sample.
+ * This binary links a core built with -DTBL_CRASH_POINTS (core/Makefile's `crash` flavour) and the
+ * harness of crash_harness.c, which defines tbl_crash_point(): a discovery run of the workload below
+ * records every point it passes, then one scenario runs per (point, pass) for passes 1 ..
+ * TBL_CRASH_PASSES and a late pass. A point added to any core file is therefore tested as soon as the
+ * workload passes it. This file is the workload, its model and the checks after a kill.
  *
  * Everything runs twice: under noeviction (no entry may disappear except by the workload; a full table
  * fails writes) and under lru (the fill evicts, so eviction's points are passed too; any entry may then
@@ -32,7 +30,6 @@
  *      written and read; a new namespace can be made.
  * TBL_CRASH_ONLY=<point> runs one point; TBL_CRASH_VERBOSE=1 prints each scenario.
  */
-#include <dirent.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -45,11 +42,10 @@
 #include <unistd.h>
 #include "table_fixture.h"
 #include "crash.h"
+#include "crash_harness.h"
 #include "sync.h"
 
 #define MB (1024u * 1024u)
-#define TBL_CRASH_PASSES   3        /* kill at passes 1 .. this of every point, and at a late one */
-#define MAX_POINTS         256
 #define SCENARIO_BOUND_S   30       /* a scenario process that takes longer has hung */
 #define CALL_BOUND_S       20       /* alarm() in every process of a scenario */
 #define BASE_KEYS          40
@@ -58,60 +54,20 @@
 
 /* ---- shared control block ---------------------------------------------------------------------- */
 
-typedef struct point {
-	char name[64];
-	_Atomic unsigned passes;
-} point_t;
-
 typedef struct ctl {
-	atomic_flag lock;
-	unsigned npoints;
-	point_t points[MAX_POINTS];
 	_Atomic int step;              /* the op the victim is in (ops index); NOPS when it finished */
 	_Atomic int go;                /* the workers may start */
 } ctl_t;
 
 static ctl_t *ctl;
 static tbl_policy_t policy;        /* noeviction: nothing may vanish; lru: eviction may take any entry */
-static int recording;              /* this process records the points it passes (discovery) */
-static const char *kill_name;      /* this process dies at the kill_at-th pass of kill_name */
-static unsigned kill_at, kill_seen;
 static tbl_t *watch_t;             /* with watch_ns: at every ns.create.* point, look the name up */
 static const char *watch_ns;
 static unsigned watch_checks, watch_violations;
 
-static point_t *point_find(const char *name, int add)
+/* crash_hook while a namespace creation is watched. */
+static void watch_creation(const char *name)
 {
-	unsigned i;
-	point_t *p = NULL;
-
-	while (atomic_flag_test_and_set(&ctl->lock)) {
-	}
-	for (i = 0; i < ctl->npoints; i++) {
-		if (strcmp(ctl->points[i].name, name) == 0) {
-			p = &ctl->points[i];
-			break;
-		}
-	}
-	if (!p && add && ctl->npoints < MAX_POINTS) {
-		p = &ctl->points[ctl->npoints++];
-		snprintf(p->name, sizeof(p->name), "%s", name);
-	}
-	atomic_flag_clear(&ctl->lock);
-	return p;
-}
-
-void tbl_crash_point(const char *name)
-{
-	if (recording) {
-		point_t *p = point_find(name, 1);
-		if (p) {
-			atomic_fetch_add(&p->passes, 1);
-		}
-	}
-	if (kill_name && strcmp(name, kill_name) == 0 && ++kill_seen == kill_at) {
-		raise(SIGKILL);
-	}
 	if (watch_ns && strncmp(name, "ns.create.", 10) == 0) {
 		tbl_ns_t h;
 
@@ -221,8 +177,8 @@ static void lock_dead(tbl_t *t, int which)
 	int status;
 
 	if (pid == 0) {
-		kill_name = NULL;
-		recording = 0;
+		crash_kill_at(NULL, 0);
+		crash_record(0);
 		switch (which) {
 		case 0:
 			for (s = 0; s < TBL_NSTRIPES; s++) {
@@ -294,10 +250,8 @@ static int run_op(tbl_t *t, const op_t *o)
 		int status;
 
 		if (pid == 0) {
-			recording = 0;
-			kill_name = "ns.recycle.published";
-			kill_at = 1;
-			kill_seen = 0;
+			crash_record(0);
+			crash_kill_at("ns.recycle.published", 1);
 			(void)resolve(t, o->ns, &h);
 			_exit(1);   /* did not recycle */
 		}
@@ -726,7 +680,7 @@ static int check_after(tbl_t *t)
 }
 
 /* Exit codes of the scenario process. */
-enum { SC_OK = 0, SC_NOT_REACHED = 10, SC_SETUP = 11, SC_VICTIM = 12, SC_WORKER = 13, SC_CHECK = 14 };
+enum { SC_OK = CRASH_RUN_OK, SC_NOT_REACHED = CRASH_RUN_NOT_REACHED, SC_SETUP = 11, SC_VICTIM = 12, SC_WORKER = 13, SC_CHECK = 14 };
 
 static void scenario(const char *point, unsigned pass, int discover)
 {
@@ -746,10 +700,8 @@ static void scenario(const char *point, unsigned pass, int discover)
 		}
 	}
 	if ((vpid = fork()) == 0) {
-		recording = discover;
-		kill_name = point;
-		kill_at = pass;
-		kill_seen = 0;
+		crash_record(discover);
+		crash_kill_at(point, pass);
 		victim(t);
 	}
 	waitpid(vpid, &status, 0);
@@ -807,142 +759,21 @@ TBL_TEST(test_workload_passes_without_a_crash)
 	CHECK(run_scenario(NULL, 0, 0) == SC_OK);
 }
 
-typedef struct tally {
-	unsigned kills, not_reached, failed;
-	char names[MAX_POINTS][64];
-	unsigned nnames;
-} tally_t;
-
-/* 1, 2, .. TBL_CRASH_PASSES, then one late pass (7/8 of the way: for the points the fill passes, with
- * the table full; not the very last, whose number varies a little with the concurrent workers), then
- * past the end. */
-static unsigned next_pass(unsigned pass, unsigned passes)
-{
-	unsigned late = passes - passes / 8;
-
-	if (pass < TBL_CRASH_PASSES) {
-		return pass + 1;
-	}
-	return pass < late ? late : passes + 1;
-}
-
-/* Discover the points the workload passes under `p`, then kill at passes 1 .. TBL_CRASH_PASSES of each,
- * and at a late one. */
-static int kill_everywhere(tbl_policy_t p, tally_t *sum)
-{
-	const char *only = getenv("TBL_CRASH_ONLY");
-	int verbose = getenv("TBL_CRASH_VERBOSE") != NULL;
-	point_t found[MAX_POINTS];
-	unsigned npoints, i, j, pass;
-
-	policy = p;
-	memset(ctl->points, 0, sizeof(ctl->points));
-	ctl->npoints = 0;
-	if (run_scenario(NULL, 0, 1) != SC_OK) {
-		return -1;
-	}
-	npoints = ctl->npoints;
-	memcpy(found, ctl->points, sizeof(found));
-	for (i = 0; i < npoints; i++) {
-		unsigned passes = atomic_load(&found[i].passes);
-
-		for (j = 0; j < sum->nnames && strcmp(sum->names[j], found[i].name) != 0; j++) {
-		}
-		if (j == sum->nnames) {
-			memcpy(sum->names[sum->nnames++], found[i].name, sizeof(found[i].name));
-		}
-		if (only && strcmp(only, found[i].name) != 0) {
-			continue;
-		}
-		for (pass = 1; pass <= passes; pass = next_pass(pass, passes)) {
-			int rc = run_scenario(found[i].name, pass, 0);
-
-			sum->kills++;
-			if (rc == SC_NOT_REACHED) {
-				sum->not_reached++;
-			} else if (rc != SC_OK) {
-				sum->failed++;
-				fprintf(stderr, "FAIL: %s: killed at %s, pass %u: scenario status %d\n",
-				        p == TBL_POLICY_LRU ? "lru" : "noeviction", found[i].name, pass, rc);
-			}
-			if (verbose) {
-				printf("  %-10s %-32s pass %u/%u: %s\n", p == TBL_POLICY_LRU ? "lru" : "noeviction",
-				       found[i].name, pass, passes,
-				       rc == SC_OK ? "ok" : rc == SC_NOT_REACHED ? "not reached" : "FAILED");
-			}
-		}
-	}
-	return (int)npoints;
-}
-
-/* The points named in the core's sources (the *.c files of the current directory, where make runs the
- * tests) that the workload never passed: untested until a workload step reaches them. Printed, not
- * failed: some need a situation the workload does not make (a fork while pinned, say). */
-static void report_unreached(const tally_t *sum)
-{
-	static const char marker[] = "TBL_CRASH_POINT(\"";
-	unsigned missing = 0, total = 0, i;
-	struct dirent *d;
-	DIR *dir = opendir(".");
-
-	if (!dir) {
-		return;
-	}
-	while ((d = readdir(dir)) != NULL) {
-		size_t n = strlen(d->d_name);
-		char line[512];
-		FILE *f;
-
-		if (n < 3 || strcmp(d->d_name + n - 2, ".c") != 0 || !(f = fopen(d->d_name, "r"))) {
-			continue;
-		}
-		while (fgets(line, sizeof(line), f)) {
-			char *p = strstr(line, marker), *q;
-			if (!p || strstr(line, "#define")) {
-				continue;
-			}
-			p += sizeof(marker) - 1;
-			if (!(q = strchr(p, '"'))) {
-				continue;
-			}
-			*q = '\0';
-			total++;
-			for (i = 0; i < sum->nnames && strcmp(sum->names[i], p) != 0; i++) {
-			}
-			if (i == sum->nnames) {
-				printf("%s %s (%s)", missing++ ? "," : "crash points in the source never reached:", p, d->d_name);
-			}
-		}
-		fclose(f);
-	}
-	closedir(dir);
-	if (missing) {
-		printf("\n");
-	}
-	printf("crash points in the core's sources: %u, reached by the workload: %u\n", total, total - missing);
-}
-
 TBL_TEST(test_killed_at_every_crash_point)
 {
-	static tally_t sum;
+	static crash_tally_t sum;
 	int noevict, lru;
 
 	memset(&sum, 0, sizeof(sum));
-	noevict = kill_everywhere(TBL_POLICY_NOEVICTION, &sum);
-	lru = kill_everywhere(TBL_POLICY_LRU, &sum);
+	policy = TBL_POLICY_NOEVICTION;
+	noevict = crash_kill_everywhere("noeviction", run_scenario, &sum);
+	policy = TBL_POLICY_LRU;
+	lru = crash_kill_everywhere("lru", run_scenario, &sum);
 	REQUIRE(noevict > 0 && lru > 0);
 	printf("crash points: %u distinct (%d passed by the noeviction workload, %d by the lru one), "
 	       "%u kills, %u survived, %u not reached, %u failed\n", sum.nnames, noevict, lru, sum.kills,
 	       sum.kills - sum.not_reached - sum.failed, sum.not_reached, sum.failed);
-	{
-		unsigned i;
-		printf("crash points passed by the workload:");
-		for (i = 0; i < sum.nnames; i++) {
-			printf(" %s", sum.names[i]);
-		}
-		printf("\n");
-	}
-	report_unreached(&sum);
+	crash_report(&sum);
 	CHECK(sum.failed == 0);
 	/* Concurrency may shift a pass now and then, never most of them. */
 	CHECK(sum.not_reached * 4 <= sum.kills);
@@ -975,13 +806,11 @@ TBL_TEST(test_one_lock_repair_runs_one_gc)
 {
 	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_NOEVICTION);
 	pid_t pids[4], pid;
-	point_t *p;
 	int i, spins, status;
 
 	REQUIRE(t != NULL);
 	REQUIRE(fixture_set(t, TBL_NS_DEFAULT, "k", "v", 0) == TBL_OK);
-	memset(ctl->points, 0, sizeof(ctl->points));
-	ctl->npoints = 0;
+	crash_forget();
 	if ((pid = fork()) == 0) {
 		(void)tbl_stripe_lock(t, 0);
 		raise(SIGKILL);
@@ -994,7 +823,7 @@ TBL_TEST(test_one_lock_repair_runs_one_gc)
 		if ((pids[i] = fork()) == 0) {
 			char key[16];
 			snprintf(key, sizeof(key), "w%d", i);
-			recording = 1;
+			crash_record(1);
 			alarm(CALL_BOUND_S);
 			_exit(fixture_set(t, TBL_NS_DEFAULT, key, "v", 0) == TBL_OK ? 0 : 1);
 		}
@@ -1009,9 +838,8 @@ TBL_TEST(test_one_lock_repair_runs_one_gc)
 	for (i = 0; i < 4; i++) {
 		CHECK(waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
-	p = point_find("gc.locked", 0);
-	CHECK(p != NULL);
-	CHECK_EQ_U64(p ? atomic_load(&p->passes) : 0, 1);
+	CHECK(crash_passes("gc.locked") != 0);
+	CHECK_EQ_U64(crash_passes("gc.locked"), 1);
 	CHECK_CONSISTENT(t);
 	tbl_destroy(t);
 }
@@ -1029,8 +857,10 @@ TBL_TEST(test_a_namespace_is_found_only_once_counted)
 	watch_t = t;
 	watch_ns = "created";
 	watch_checks = watch_violations = 0;
+	crash_hook = watch_creation;
 	CHECK(tbl_ns_get(t, "created", 7, &h) == TBL_OK);
 	watch_ns = NULL;
+	crash_hook = NULL;
 	CHECK(watch_checks >= 2);
 	CHECK_EQ_U64(watch_violations, 0);
 	CHECK(fixture_set(t, h, "k", "v", 0) == TBL_OK);
@@ -1052,9 +882,7 @@ TBL_TEST(test_counts_are_right_after_a_writer_died_between_link_and_count)
 	REQUIRE(t != NULL);
 	REQUIRE(fixture_set(t, TBL_NS_DEFAULT, "a", "1", 0) == TBL_OK);
 	if ((pid = fork()) == 0) {
-		kill_name = "write.insert.linked";
-		kill_at = 1;
-		kill_seen = 0;
+		crash_kill_at("write.insert.linked", 1);
 		(void)fixture_set(t, TBL_NS_DEFAULT, "b", "2", 0);
 		_exit(1);
 	}
@@ -1078,6 +906,9 @@ static const tbl_test_t tests[] = {
 int main(int argc, char **argv)
 {
 	(void)argc;
+	if (crash_harness_init() != 0) {
+		return 1;
+	}
 	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ctl == MAP_FAILED) {
 		perror("mmap");

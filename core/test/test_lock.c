@@ -108,6 +108,28 @@ static int depth;
 static void count_block(void) { depth++; }
 static void count_unblock(void) { depth--; }
 
+/* A 2M noeviction table whose signal hooks count the blocking depth, holding "kept" = "value". */
+static tbl_t *counted_table(void)
+{
+	tbl_config_t cfg;
+	char err[256];
+	tbl_t *t = NULL;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = 2 * 1024 * 1024;
+	cfg.policy = TBL_POLICY_NOEVICTION;
+	cfg.hooks.block_signals = count_block;
+	cfg.hooks.unblock_signals = count_unblock;
+	if (tbl_create(&t, &cfg, err, sizeof(err)) != TBL_OK) {
+		return NULL;
+	}
+	if (fixture_set(t, TBL_NS_DEFAULT, "kept", "value", 0) != TBL_OK) {
+		tbl_destroy(t);
+		return NULL;
+	}
+	return t;
+}
+
 TBL_TEST(test_lock_reports_failure)
 {
 	tbl_lock_t *l = shared_lock();
@@ -124,21 +146,14 @@ TBL_TEST(test_lock_reports_failure)
  * signal-blocking depth balanced; the lock-free read path keeps working. */
 TBL_TEST(test_an_unusable_lock_is_never_entered)
 {
-	tbl_config_t cfg;
 	char err[256], buf[32];
-	tbl_t *t = NULL;
+	tbl_t *t = counted_table();
 	tbl_ns_t ns;
 	uint64_t n;
 	uint32_t s;
 	int64_t r;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.memory = 2 * 1024 * 1024;
-	cfg.policy = TBL_POLICY_NOEVICTION;
-	cfg.hooks.block_signals = count_block;
-	cfg.hooks.unblock_signals = count_unblock;
-	REQUIRE(tbl_create(&t, &cfg, err, sizeof(err)) == TBL_OK);
-	REQUIRE(fixture_set(t, TBL_NS_DEFAULT, "kept", "value", 0) == TBL_OK);
+	REQUIRE(t != NULL);
 	REQUIRE(tbl_ns_get(t, "made", 4, &ns) == TBL_OK);
 
 	/* The namespace lock: creating fails, finding what exists still works. */
@@ -168,19 +183,12 @@ TBL_TEST(test_an_unusable_lock_is_never_entered)
  * a process that has no slot yet cannot claim one. */
 TBL_TEST(test_unusable_allocator_and_misc_locks_are_never_entered)
 {
-	tbl_config_t cfg;
 	char err[256];
-	tbl_t *t = NULL;
+	tbl_t *t = counted_table();
 	int status;
 	pid_t pid;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.memory = 2 * 1024 * 1024;
-	cfg.policy = TBL_POLICY_NOEVICTION;
-	cfg.hooks.block_signals = count_block;
-	cfg.hooks.unblock_signals = count_unblock;
-	REQUIRE(tbl_create(&t, &cfg, err, sizeof(err)) == TBL_OK);
-	REQUIRE(fixture_set(t, TBL_NS_DEFAULT, "kept", "value", 0) == TBL_OK);
+	REQUIRE(t != NULL);
 	REQUIRE(make_unrecoverable(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr))) == 0);
 	CHECK(fixture_set(t, TBL_NS_DEFAULT, "new", "value", 0) == TBL_ENOMEM);
 	CHECK(depth == 0);

@@ -30,6 +30,7 @@ TBL_TEST(test_counters_follow_operations)
 	CHECK_EQ_U64(s.entries, 1);
 	CHECK(s.largest_free > 0 && s.largest_free <= s.free_bytes);
 	CHECK(s.used_bytes + s.free_bytes <= s.heap_size);
+	CHECK_EQ_U64(s.segment_size, 4u << 20);
 	tbl_destroy(t);
 }
 

@@ -333,27 +333,6 @@ TBL_TEST(test_too_big)
 	tbl_destroy(t);
 }
 
-TBL_TEST(test_stats_count_operations)
-{
-	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
-	tbl_stats_t st;
-	char buf[8];
-
-	REQUIRE(t != NULL);
-	fixture_set(t, 0, "a", "1", 0);
-	fixture_get(t, 0, "a", buf, sizeof(buf));
-	fixture_get(t, 0, "b", buf, sizeof(buf));
-	tbl_delete(t, 0, "a", 1);
-	tbl_get_stats(t, &st);
-	CHECK_EQ_U64(st.sets, 1);
-	CHECK_EQ_U64(st.hits, 1);
-	CHECK_EQ_U64(st.misses, 1);
-	CHECK_EQ_U64(st.deletes, 1);
-	CHECK_EQ_U64(st.entries, 0);
-	CHECK_EQ_U64(st.segment_size, 4 * MB);
-	tbl_destroy(t);
-}
-
 TBL_TEST(test_claims)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
@@ -383,7 +362,6 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_lru_keeps_hot_entries),
 	TBL_TEST_ENTRY(test_random_policy_keeps_writing),
 	TBL_TEST_ENTRY(test_too_big),
-	TBL_TEST_ENTRY(test_stats_count_operations),
 	TBL_TEST_ENTRY(test_claims),
 };
 

@@ -7,8 +7,7 @@ namespace Shm\Cache;
 use Psr\Cache\CacheItemInterface;
 use Psr\Cache\CacheItemPoolInterface;
 use Shm\Cache\Internal\Args;
-use Shm\Table;
-use Shm\TableException;
+use Shm\Cache\Internal\Store;
 
 /**
  * PSR-6 over one Shm\Table namespace: every worker of the host shares it.
@@ -23,14 +22,14 @@ use Shm\TableException;
  */
 final class CacheItemPool implements CacheItemPoolInterface
 {
-    private string $namespace;
+    private Store $store;
     private int $defaultTtl;
     /** @var array<string, array{0: mixed, 1: ?int}> key => [value, absolute expiry or null] */
     private array $deferred = [];
 
     public function __construct(string $namespace = 'cache', int $defaultTtl = 0)
     {
-        $this->namespace = Args::ns($namespace);
+        $this->store = new Store(Args::ns($namespace));
         $this->defaultTtl = Args::defaultTtl($defaultTtl);
     }
 
@@ -51,16 +50,8 @@ final class CacheItemPool implements CacheItemPoolInterface
         if (isset($this->deferred[$key]) || \array_key_exists($key, $this->deferred)) {
             return $this->deferredItem($key);
         }
-        try {
-            $value = Table::get($key, $this->namespace);
-            if ($value === null) {
-                $hit = Table::getMany([$key], $this->namespace);
-                return $hit === [] ? new CacheItem($key) : new CacheItem($key, null, true);
-            }
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
-        return new CacheItem($key, $value, true);
+        $value = $this->store->get($key, $this);   // $this: a miss, never a stored value
+        return $value === $this ? new CacheItem($key) : new CacheItem($key, $value, true);
     }
 
     public function getItems(array $keys = []): iterable
@@ -72,11 +63,7 @@ final class CacheItemPool implements CacheItemPoolInterface
                 $fetch[] = $key;
             }
         }
-        try {
-            $hits = $fetch === [] ? [] : Table::getMany($fetch, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        $hits = $this->store->getMany($fetch);
         foreach ($keys as $key) {
             if (\array_key_exists($key, $this->deferred)) {
                 $items[$key] = $this->deferredItem($key);
@@ -95,32 +82,20 @@ final class CacheItemPool implements CacheItemPoolInterface
         if (\array_key_exists($key, $this->deferred)) {
             return $this->deferredItem($key)->isHit();
         }
-        try {
-            return Table::exists($key, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        return $this->store->has($key);
     }
 
     public function clear(): bool
     {
         $this->deferred = [];
-        try {
-            return Table::clear($this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        return $this->store->clear();
     }
 
     public function deleteItem($key): bool
     {
         Args::key($key);
         unset($this->deferred[$key]);
-        try {
-            Table::delete($key, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        $this->store->delete($key);
         return true;
     }
 
@@ -130,13 +105,7 @@ final class CacheItemPool implements CacheItemPoolInterface
         foreach ($keys as $key) {
             unset($this->deferred[$key]);
         }
-        try {
-            if ($keys !== []) {
-                Table::deleteMany($keys, $this->namespace);
-            }
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        $this->store->deleteMany($keys);
         return true;
     }
 
@@ -145,16 +114,7 @@ final class CacheItemPool implements CacheItemPoolInterface
         $item = $this->own($item);
         $key = $item->getKey();
         unset($this->deferred[$key]);
-        $expire = Args::expiry($item->expiry(), $this->defaultTtl);
-        try {
-            if ($expire === Args::EXPIRED) {
-                Table::delete($key, $this->namespace);
-                return true;
-            }
-            return Table::set($key, $item->get(), $expire, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        return $this->store->set($key, $item->get(), Args::expiry($item->expiry(), $this->defaultTtl));
     }
 
     public function saveDeferred(CacheItemInterface $item): bool
@@ -179,15 +139,9 @@ final class CacheItemPool implements CacheItemPoolInterface
         }
         $this->deferred = [];
         $ok = true;
-        try {
-            if ($expired !== []) {
-                Table::deleteMany($expired, $this->namespace);
-            }
-            foreach ($groups as $expire => $batch) {
-                $ok = Table::setMany($batch, $expire, $this->namespace) && $ok;
-            }
-        } catch (TableException $e) {
-            throw CacheException::from($e);
+        $this->store->deleteMany($expired);
+        foreach ($groups as $expire => $batch) {
+            $ok = $this->store->setMany($batch, $expire) && $ok;
         }
         return $ok;
     }

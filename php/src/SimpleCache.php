@@ -6,8 +6,7 @@ namespace Shm\Cache;
 
 use Psr\SimpleCache\CacheInterface;
 use Shm\Cache\Internal\Args;
-use Shm\Table;
-use Shm\TableException;
+use Shm\Cache\Internal\Store;
 
 /**
  * PSR-16 over one Shm\Table namespace: every worker of the host shares it.
@@ -22,74 +21,43 @@ use Shm\TableException;
  */
 final class SimpleCache implements CacheInterface
 {
-    private string $namespace;
+    private Store $store;
     private int $defaultTtl;
 
     public function __construct(string $namespace = 'cache', int $defaultTtl = 0)
     {
-        $this->namespace = Args::ns($namespace);
+        $this->store = new Store(Args::ns($namespace));
         $this->defaultTtl = Args::defaultTtl($defaultTtl);
     }
 
     public function get($key, $default = null): mixed
     {
         Args::key($key);
-        try {
-            $value = Table::get($key, $this->namespace);
-            if ($value !== null || $default === null) {
-                return $value;
-            }
-            // null is a miss or a stored null: getMany() lists hits only.
-            $hit = Table::getMany([$key], $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
-        return $hit === [] ? $default : reset($hit);
+        return $this->store->get($key, $default);
     }
 
     public function set($key, $value, $ttl = null): bool
     {
         Args::key($key);
-        $expire = Args::ttl($ttl, $this->defaultTtl);
-        try {
-            if ($expire === Args::EXPIRED) {
-                Table::delete($key, $this->namespace);
-                return true;
-            }
-            return Table::set($key, $value, $expire, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        return $this->store->set($key, $value, Args::ttl($ttl, $this->defaultTtl));
     }
 
     public function delete($key): bool
     {
         Args::key($key);
-        try {
-            Table::delete($key, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        $this->store->delete($key);
         return true;
     }
 
     public function clear(): bool
     {
-        try {
-            return Table::clear($this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        return $this->store->clear();
     }
 
     public function getMultiple($keys, $default = null): iterable
     {
         $keys = Args::keys($keys);
-        try {
-            $hits = $keys === [] ? [] : Table::getMany($keys, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        $hits = $this->store->getMany($keys);
         $out = [];
         foreach ($keys as $key) {
             $out[$key] = \array_key_exists($key, $hits) ? $hits[$key] : $default;
@@ -106,41 +74,18 @@ final class SimpleCache implements CacheInterface
         foreach ($values as $key => $value) {
             $batch[Args::arrayKey($key)] = $value;
         }
-        $expire = Args::ttl($ttl, $this->defaultTtl);
-        if ($batch === []) {
-            return true;
-        }
-        try {
-            if ($expire === Args::EXPIRED) {
-                Table::deleteMany(array_map('strval', array_keys($batch)), $this->namespace);
-                return true;
-            }
-            return Table::setMany($batch, $expire, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        return $this->store->setMany($batch, Args::ttl($ttl, $this->defaultTtl));
     }
 
     public function deleteMultiple($keys): bool
     {
-        $keys = Args::keys($keys);
-        try {
-            if ($keys !== []) {
-                Table::deleteMany($keys, $this->namespace);
-            }
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        $this->store->deleteMany(Args::keys($keys));
         return true;
     }
 
     public function has($key): bool
     {
         Args::key($key);
-        try {
-            return Table::exists($key, $this->namespace);
-        } catch (TableException $e) {
-            throw CacheException::from($e);
-        }
+        return $this->store->has($key);
     }
 }

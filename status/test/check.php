@@ -11,8 +11,8 @@
  *   - the key browser lists a namespace's keys, hides values by default and shows them (escaped) when
  *     configured to;
  *   - a request forwarded by a proxy, and one from a non-loopback address, get 403;
- *   - status/table-metrics.php serves metrics() with the Prometheus content type, the figures of stats(),
- *     output promtool accepts (when installed), and the same access rule;
+ *   - table-status.php?format=prometheus serves metrics() with the Prometheus content type, the figures
+ *     of stats(), output promtool accepts (when installed), and the same access rule;
  *   - a screenshot is written (--screenshot FILE).
  * --readme-shot FILE then fills the table like a busy cache (fixture.php?seed=demo) and takes the
  * README's screenshot of the main page.
@@ -65,7 +65,6 @@ if (!is_executable($chromium)) {
 $tmp = sys_get_temp_dir() . '/table-status-check-' . getmypid();
 @mkdir("$tmp/docroot", 0700, true);
 copy("$root/status/table-status.php", "$tmp/docroot/table-status.php");
-copy("$root/status/table-metrics.php", "$tmp/docroot/table-metrics.php");
 copy(__DIR__ . '/fixture.php', "$tmp/docroot/fixture.php");
 copy(__DIR__ . '/values.php', "$tmp/docroot/values.php");
 $cleanup[] = function () use ($tmp) {
@@ -364,15 +363,22 @@ foreach ($ips as $ip) {
 if ($ext !== null && ($b2 = serve($ext, $tmp, $so)) !== null) {
     [$st, $body] = http_get("$b2/table-status.php");
     check($st === 403 && str_contains($body, 'not allowed'), "a request from $ext (not loopback) gets 403", "HTTP $st");
-    [$st] = http_get("$b2/table-metrics.php");
-    check($st === 403, "table-metrics.php: a request from $ext (not loopback) gets 403", "HTTP $st");
+    [$st] = http_get("$b2/table-status.php?format=prometheus");
+    check($st === 403, "?format=prometheus: a request from $ext (not loopback) gets 403", "HTTP $st");
+    // A wrapper that lets $ext scrape: the endpoint answers it, the page still does not.
+    file_put_contents("$tmp/docroot/scrape.php", '<?php define("TABLE_STATUS_SCRAPE_ALLOW", ' . var_export($ext, true)
+        . '); require __DIR__ . "/table-status.php";');
+    [$st, $body] = http_get("$b2/scrape.php?format=prometheus");
+    [$st2] = http_get("$b2/scrape.php");
+    check($st === 200 && str_contains($body, 'table_hits_total') && $st2 === 403,
+        "TABLE_STATUS_SCRAPE_ALLOW lets $ext read ?format=prometheus (200) but not the page (403)", "HTTP $st / $st2");
 } else {
     echo "skip - no non-loopback IPv4 address to test a remote client from\n";
 }
 
 /* ---- the scrape endpoint --------------------------------------------------------------------------- */
 $ctx = stream_context_create(['http' => ['ignore_errors' => true]]);
-$prom = (string) file_get_contents("$base/table-metrics.php", false, $ctx);
+$prom = (string) file_get_contents("$base/table-status.php?format=prometheus", false, $ctx);
 $ctype = '';
 foreach ($http_response_header as $h) {
     if (stripos($h, 'content-type:') === 0) {
@@ -383,23 +389,23 @@ $now = json_decode(http_get("$base/fixture.php?stats=1")[1], true);
 preg_match('/^table_hits_total (\d+)$/m', $prom, $hm);
 preg_match('/^table_entries (\d+)$/m', $prom, $em);
 check(str_starts_with($ctype, 'text/plain; version=0.0.4') && isset($hm[1], $em[1]) && (int) $hm[1] === $now['hits'] && (int) $em[1] === $now['entries'],
-    'table-metrics.php serves metrics() as text/plain; version=0.0.4, with the figures of stats()', "$ctype; " . substr($prom, 0, 200));
+    '?format=prometheus serves metrics() as text/plain; version=0.0.4, with the figures of stats()', "$ctype; " . substr($prom, 0, 200));
 if (trim((string) shell_exec('command -v promtool 2>/dev/null')) !== '') {
     $p = proc_open(['promtool', 'check', 'metrics'], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
     fwrite($pipes[0], $prom);
     fclose($pipes[0]);
     $out = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
-    check(proc_close($p) === 0, 'table-metrics.php: promtool check metrics accepts what it serves', $out);
+    check(proc_close($p) === 0, '?format=prometheus: promtool check metrics accepts what it serves', $out);
 } else {
     echo "skip - promtool not installed; the scrape endpoint's output is not linted\n";
 }
-[$st] = http_get("$base/table-metrics.php", ['X-Forwarded-For: 203.0.113.9']);
-check($st === 403, 'table-metrics.php: a request forwarded by a proxy gets 403', "HTTP $st");
+[$st] = http_get("$base/table-status.php?format=prometheus", ['X-Forwarded-For: 203.0.113.9']);
+check($st === 403, '?format=prometheus: a request forwarded by a proxy gets 403', "HTTP $st");
 if (($off = serve('127.0.0.1', $tmp, $so, ['table.enabled=0'])) !== null) {
-    [$st, $body] = http_get("$off/table-metrics.php");
+    [$st, $body] = http_get("$off/table-status.php?format=prometheus");
     [$st2, $body2] = http_get("$off/table-status.php");
     check($st === 503 && str_contains($body, 'table.enabled=1') && $st2 === 200 && str_contains($body2, 'Shm\\Table is disabled'),
-        'with the table disabled, table-metrics.php answers 503 and the page says why', "HTTP $st: $body; page HTTP $st2");
+        'with the table disabled, ?format=prometheus answers 503 and the page says why', "HTTP $st: $body; page HTTP $st2");
 }
 
 /* ---- screenshot -------------------------------------------------------------------------------------- */

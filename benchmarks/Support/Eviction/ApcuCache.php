@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace Shm\Bench\Eviction;
 
+use Shm\Bench\Probe;
+
 /** APCu at its defaults except apc.shm_size (the budget). When full, APCu expunges its whole cache. */
 final class ApcuCache implements Cache
 {
@@ -14,11 +16,7 @@ final class ApcuCache implements Cache
 
     public function unavailableReason(): ?string
     {
-        if (!function_exists('apcu_enabled')) {
-            return 'extension apcu is not loaded';
-        }
-
-        return apcu_enabled() ? null : 'APCu is disabled (apc.enable_cli=1)';
+        return Probe::apcu();
     }
 
     public function version(): string

@@ -4,8 +4,8 @@ declare(strict_types=1);
 
 namespace Shm\Bench\Eviction;
 
+use Shm\Bench\Probe;
 use Shm\Table;
-use Throwable;
 
 /** Shm\Table, its budget being table.memory (the whole segment) and its policy table.eviction_policy. */
 final class TableCache implements Cache
@@ -17,21 +17,12 @@ final class TableCache implements Cache
 
     public function unavailableReason(): ?string
     {
-        if (!class_exists(Table::class)) {
-            return 'extension table is not loaded';
-        }
-        try {
-            Table::count();
-        } catch (Throwable $e) {
-            return $e->getMessage();
-        }
-
-        return null;
+        return Probe::table();
     }
 
     public function version(): string
     {
-        return 'table ' . phpversion('table');
+        return Probe::tableVersion();
     }
 
     public function get(string $key): bool

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Shm\Bench\Subject;
 
 use Shm\Bench\Dataset;
+use Shm\Bench\Probe;
 
 /**
  * APCu through apcu_*(). Its name carries apc.serializer ("APCu(php)", "APCu(default)"), which decides how
@@ -29,14 +30,7 @@ final class ApcuSubject extends InMemorySubject implements CountingSubject
 
     public function unavailableReason(): ?string
     {
-        if (!extension_loaded('apcu')) {
-            return 'extension apcu is not loaded';
-        }
-        if (!apcu_enabled()) {
-            return PHP_SAPI === 'cli' && !ini_get('apc.enable_cli') ? 'apc.enable_cli=0 (start php with -d apc.enable_cli=1)' : 'apc.enabled=0';
-        }
-
-        return null;
+        return Probe::apcu();
     }
 
     public function version(): string

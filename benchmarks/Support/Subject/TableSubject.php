@@ -5,8 +5,8 @@ declare(strict_types=1);
 namespace Shm\Bench\Subject;
 
 use Shm\Bench\Dataset;
+use Shm\Bench\Probe;
 use Shm\Table;
-use Throwable;
 
 /** This project's Shm\Table, default namespace. A miss is a null from get(); no case stores null. */
 final class TableSubject extends InMemorySubject implements CountingSubject
@@ -18,21 +18,12 @@ final class TableSubject extends InMemorySubject implements CountingSubject
 
     public function unavailableReason(): ?string
     {
-        if (!class_exists(Table::class)) {
-            return 'extension table is not loaded (php -d extension=modules/table.so)';
-        }
-        try {
-            Table::count();
-        } catch (Throwable $e) {
-            return $e->getMessage();
-        }
-
-        return null;
+        return Probe::table('php -d extension=modules/table.so');
     }
 
     public function version(): string
     {
-        return 'table ' . (phpversion('table') ?: '(not the extension: a userland Shm\Table)');
+        return Probe::tableVersion();
     }
 
     public function settings(): array
