@@ -27,8 +27,8 @@ extern PHP_TABLE_HIDDEN const php_table_serializer *php_table_ser;
 extern PHP_TABLE_HIDDEN tbl_policy_t php_table_policy;
 extern PHP_TABLE_HIDDEN const char *const php_table_policy_names[3];
 extern PHP_TABLE_HIDDEN zend_class_entry *php_table_ce;
-/* table.zero_copy as resolved for this process's SAPI, and the retired-bytes budget past which a
- * reader that is not pinned yet copies instead. */
+/* table.zero_copy as resolved for this process's SAPI, and the budget of bytes held by zero-copy readers
+ * (all processes together) past which a read copies instead. */
 extern PHP_TABLE_HIDDEN bool php_table_zero_copy;
 extern PHP_TABLE_HIDDEN uint64_t php_table_zero_copy_budget;
 
@@ -48,8 +48,8 @@ PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_serialized(tbl_t *t, cons
  * allocating them is the rare case, and it only delays reclamation until the request ends. */
 #define PHP_TABLE_UNGUARDED_BYTES 1024u
 PHP_TABLE_HIDDEN int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zval *rv);
-/* An image (TBL_T_IMAGE): handed out as is, the read section becoming the request's pin, when zero-copy
- * is on and the budget allows; otherwise copied. Same results as php_table_fetch. */
+/* An image (TBL_T_IMAGE): handed out as is, its entry held until the request ends, when zero-copy is
+ * on and the budget allows; otherwise copied. Same results as php_table_fetch. */
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count);
 PHP_TABLE_HIDDEN int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta);
 PHP_TABLE_HIDDEN zend_long php_table_seconds_left(uint32_t expire);

@@ -132,6 +132,14 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 			php_table_throw_str(msg.s);
 			break;
 		}
+		case TBL_EFULL:
+			/* add()/cas()/increment(): their false (or int) answers must not be mistaken for "no room";
+			 * the core counted it in stats()['oom']. */
+			zend_throw_exception_ex(php_table_exception_ce, 0,
+				"%s(): out of memory: the table has no room for this value (raise table.memory%s)",
+				ZSTR_VAL(fn), php_table_policy == TBL_POLICY_NOEVICTION
+					? ", or set table.eviction_policy=lru" : "");
+			break;
 		case TBL_EOVERFLOW:
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): integer overflow", ZSTR_VAL(fn));
 			break;
@@ -230,15 +238,15 @@ zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, 
 
 zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count)
 {
-	/* Once pinned, every image is free to hand out; pinning anew is refused past the budget, so that a
-	 * table whose retired memory is already held back by pins does not get more pins. */
-	if (php_table_zero_copy && (tbl_pinned(t) || tbl_retired_bytes(t) <= php_table_zero_copy_budget)) {
-		tbl_pin(t);
+	/* Hold just this entry until the request's memory is gone (post_deactivate); past the budget of held
+	 * bytes, or this process's hold list, copy instead. */
+	if (php_table_zero_copy && tbl_hold(t, v, php_table_zero_copy_budget) == TBL_OK) {
 		if (count) {
 			tbl_count_zero_copy_read(t);   /* a hit counted by tbl_lookup: copied_reads = hits - these */
 		}
 		php_table_image_zval(v->data, rv);
-		return 1;   /* the section stays open: it is the pin, released in post_deactivate */
+		tbl_read_end(t);
+		return 1;
 	}
 	return php_table_decode_guarded(t, v, rv);
 }
@@ -297,7 +305,7 @@ static void php_table_unblock_signals(void)
 	HANDLE_UNBLOCK_INTERRUPTIONS();
 }
 
-/* SAPIs whose processes end every request, so that a request-long pin is released regularly. CLI,
+/* SAPIs whose processes end every request, so that the request's zero-copy holds are released regularly. CLI,
  * phpdbg and embed run one request for the process's whole life; FrankenPHP's worker mode, Swoole and
  * RoadRunner run under the cli or frankenphp SAPI and never end theirs either. */
 static const char *const php_table_request_scoped_sapis[] = {
@@ -492,12 +500,12 @@ static PHP_RSHUTDOWN_FUNCTION(table)
 }
 
 /* After zend_deactivate: the request's memory, and with it every array that may still point into an
- * image, is gone. Only now may the request's pin go (RSHUTDOWN is too early: the symbol table and
+ * image, is gone. Only now may the request's holds go (RSHUTDOWN is too early: the symbol table and
  * everything derived from a zero-copy array are still alive then). */
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(table)
 {
-	if (php_table_tbl && tbl_pinned(php_table_tbl)) {
-		tbl_unpin(php_table_tbl);
+	if (php_table_tbl) {
+		tbl_release_holds(php_table_tbl);
 	}
 	return SUCCESS;
 }

@@ -267,7 +267,7 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		reaped |= reap;
 		tbl_alloc_lock(t);
 		off = tbl_alloc(&h->alloc, t->base, size);
-		if (!off && h->retire_head) {
+		if (!off && (h->retire_head || h->held_head)) {   /* held_head: epoch.c, zero-copy holds */
 			tbl_reclaim_locked(t, reap);
 			off = tbl_alloc(&h->alloc, t->base, size);
 		}

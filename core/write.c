@@ -134,7 +134,7 @@ static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tb
 	e->key_len = (uint16_t)w->klen;
 	e->type = v->type;
 	e->flags = 0;
-	e->reserved = 0;
+	atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
 	e->val_len = v->len;
 	atomic_store_explicit(&e->atime, w->now.tick, memory_order_relaxed);
 	e->created = created;
@@ -259,6 +259,9 @@ tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const 
 		st = TBL_EMISMATCH;
 	} else {
 		st = put_locked(t, &w, val, TBL_LOAD_RELAXED(&old->expire));
+		if (st == TBL_ENOMEM) {
+			st = TBL_EFULL;   /* cas()'s false means "changed": out of memory must not look like it */
+		}
 	}
 	write_end(t, &w);
 	return st;
@@ -332,6 +335,8 @@ tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64
 	st = put_locked(t, &w, &v, expire);
 	if (st == TBL_OK) {
 		*result = next;
+	} else if (st == TBL_ENOMEM) {
+		st = TBL_EFULL;   /* increment() returns an int or throws: there is no "false" to give */
 	}
 done:
 	write_end(t, &w);
