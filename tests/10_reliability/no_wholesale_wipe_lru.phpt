@@ -1,16 +1,12 @@
 --TEST--
 Shm\Table: reliability: with lru, churning one namespace far past capacity never empties another: its hot keys survive, read by another process
 --INI--
-table.zero_copy=0
 table.memory=2M
 table.eviction_policy=lru
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_unless_posix(); ?>
 --FILE--
 <?php
-// table.zero_copy=0: this long-lived process reads while it churns; with zero-copy it would keep
-// everything retired since its first read until it exits (docs/zero-copy.md). This test is about
-// eviction in the copying mode.
 use Shm\Table;
 require __DIR__ . '/../helpers.inc';
 require __DIR__ . '/reliability.inc';
