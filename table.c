@@ -423,6 +423,10 @@ static void php_table_open(void)
 	cfg.hooks.unblock_signals = php_table_unblock_signals;
 	errbuf[0] = '\0';
 	st = tbl_create(&php_table_tbl, &cfg, errbuf, sizeof(errbuf));
+	if (st == TBL_OK) {
+		/* An array whose image could not fit even under the longest key is stored natively instead. */
+		php_table_image_limit = (size_t)tbl_value_max(php_table_tbl, TBL_KEY_MAX);
+	}
 	if (st != TBL_OK) {
 		php_table_tbl = NULL;
 		snprintf(php_table_reason, sizeof(php_table_reason), "%s%s", errbuf[0] ? errbuf : tbl_status_str(st),

@@ -93,11 +93,13 @@ static bool size_array(const HashTable *ht, uint32_t depth, size_t *size)
 	return true;
 }
 
+size_t php_table_image_limit = SIZE_MAX;
+
 size_t php_table_image_size(const HashTable *ht)
 {
 	size_t size = 0;
 
-	if (!size_array(ht, 0, &size) || size > UINT32_MAX - 4096u) {
+	if (!size_array(ht, 0, &size) || size > UINT32_MAX - 4096u || size > php_table_image_limit) {
 		return 0;
 	}
 	return size;
