@@ -10,6 +10,7 @@
 #include "php.h"
 #include "php_table.h"
 #include "serializer/serializer.h"
+#include "serializer/image.h"
 #include "core/table_core.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -30,6 +31,8 @@ extern PHP_TABLE_HIDDEN zend_class_entry *php_table_ce;
 /* table.zero_copy as resolved for this process's SAPI, and the budget of bytes held by zero-copy readers
  * (all processes together) past which a read copies instead. */
 extern PHP_TABLE_HIDDEN bool php_table_zero_copy;
+/* This request holds zero-copy entries: get() looks among them first (tbl_lookup_held). */
+extern PHP_TABLE_HIDDEN bool php_table_holding;
 extern PHP_TABLE_HIDDEN uint64_t php_table_zero_copy_budget;
 
 /* table.c: errors. */
@@ -176,6 +179,17 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 	tbl_status_t st;
 	zend_result r;
 
+	/* An array this request already holds is handed out again without a read section. */
+	if (php_table_holding && tbl_lookup_held(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count) == TBL_OK) {
+		if (meta) {
+			*meta = v;
+		}
+		if (count) {
+			tbl_count_zero_copy_read(t);
+		}
+		php_table_image_zval(v.data, rv);
+		return 1;
+	}
 	if (UNEXPECTED((st = tbl_read_begin(t)) != TBL_OK)) {
 		return php_table_throw(t, st, key, 0) ? -1 : 0;
 	}

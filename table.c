@@ -46,6 +46,7 @@ tbl_t *php_table_tbl;
 const php_table_serializer *php_table_ser;
 tbl_policy_t php_table_policy;
 bool php_table_zero_copy;
+bool php_table_holding;
 uint64_t php_table_zero_copy_budget;
 const char *const php_table_policy_names[3] = { "noeviction", "lru", "random" };
 static char php_table_reason[512];                   /* why the table is unavailable */
@@ -246,6 +247,7 @@ zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval 
 		}
 		php_table_image_zval(v->data, rv);
 		tbl_read_end(t);
+		php_table_holding = true;
 		return 1;
 	}
 	return php_table_decode_guarded(t, v, rv);
@@ -509,6 +511,7 @@ static PHP_RSHUTDOWN_FUNCTION(table)
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(table)
 {
 	if (php_table_tbl) {
+		php_table_holding = false;
 		tbl_release_holds(php_table_tbl);
 	}
 	return SUCCESS;

@@ -52,7 +52,6 @@ static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
 
 #define TBL_HOLDS_PER_ENTRY_MAX 0xFF00u   /* the 16-bit count's ceiling (slots hold an entry once each) */
 #define TBL_HOLDS_REAP_MS       200u      /* how often reclamation looks for dead or exec'd holders */
-#define TBL_HOLD_SET_SIZE       (2u * TBL_HOLD_MAX)   /* process-local set: power of two, half full at most */
 
 /* Drop one hold on the entry at `off` (the caller's hold keeps it allocated until the decrement). 1 when
  * the count reached 0. */
@@ -186,7 +185,7 @@ static uint64_t *hold_set_cell(tbl_t *t, uint64_t off)
 static void hold_set_clear(tbl_t *t)
 {
 	if (t->hold_set) {
-		memset(t->hold_set, 0, TBL_HOLD_SET_SIZE * sizeof(uint64_t));
+		memset(t->hold_set, 0, (TBL_HOLD_SET_SIZE + TBL_HELD_CACHE) * sizeof(uint64_t));   /* set, cache */
 	}
 }
 
@@ -203,8 +202,11 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	if (!s || !off || (off & 15u)) {
 		return TBL_ENOMEM;
 	}
-	if (TBL_UNLIKELY(!t->hold_set) && !(t->hold_set = calloc(TBL_HOLD_SET_SIZE, sizeof(uint64_t)))) {
-		return TBL_ENOMEM;
+	if (TBL_UNLIKELY(!t->hold_set)) {
+		if (!(t->hold_set = calloc(TBL_HOLD_SET_SIZE + TBL_HELD_CACHE, sizeof(uint64_t)))) {
+			return TBL_ENOMEM;
+		}
+		t->held_cache = t->hold_set + TBL_HOLD_SET_SIZE;
 	}
 	cell = hold_set_cell(t, off);
 	if (TBL_LIKELY(*cell == off)) {
@@ -235,6 +237,8 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	TBL_CRASH_POINT("hold.take.counted");
 	atomic_store_explicit(&list[n], off, memory_order_release);
 	*cell = off;
+	cell = &t->held_cache[e->hash & (TBL_HELD_CACHE - 2u)];   /* two ways: cell and cell + 1 */
+	cell[cell[0] != 0 && cell[1] == 0] = off;
 	return TBL_OK;
 }
 

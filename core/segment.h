@@ -74,6 +74,8 @@ _Static_assert(sizeof(tbl_slot_t) == 128, "tbl_slot_t must be two cache lines");
  * beyond table.memory, in pages that are only faulted in when used. */
 #define TBL_NSLOTS_DEFAULT 4096u
 #define TBL_HOLD_MAX       1024u   /* zero-copy holds per slot; past them, reads copy */
+#define TBL_HOLD_SET_SIZE  (2u * TBL_HOLD_MAX)   /* process-local hold set: power of two */
+#define TBL_HELD_CACHE     (8u * TBL_HOLD_MAX)   /* process-local held entries by key hash, 2-way */
 /* A hold record is an entry offset (16-aligned) with these flags in its low bits. */
 #define TBL_HOLD_PENDING   1u      /* being taken or released: a reaper cannot tell whether it counted */
 
@@ -193,6 +195,7 @@ struct tbl {
 	int pinned;                    /* always 0: request-long pins are gone (per-entry holds instead) */
 	_Atomic uint64_t *holds;       /* all slots' hold lists (TBL_HOLD_MAX each) */
 	uint64_t *hold_set;            /* process-local: offsets this process holds, open addressing */
+	uint64_t *held_cache;          /* process-local: held offsets by key hash (tbl_lookup_held) */
 	tbl_slot_t *handover;          /* between fork()'s prepare step and the child: the child's slot */
 	int handed_over;               /* forked while holding: tbl_release_holds looks for slots no child took */
 #define TBL_HANDOVER_GRACE_MS 1000u    /* a child adopts its slot right after fork(); later, it never will */

@@ -246,6 +246,48 @@ miss:
 	return TBL_ENOTFOUND;
 }
 
+tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
+{
+	uint64_t hash, off, *cell;
+	tbl_entry_t *e;
+	uint32_t exp;
+
+	if (!t->held_cache || !t->slot) {
+		return TBL_ENOTFOUND;
+	}
+	hash = tbl_hash_bytes(key, klen, tbl_ns_id(ns));
+	cell = &t->held_cache[hash & (TBL_HELD_CACHE - 2u)];
+	off = cell[0];
+	if (!off) {
+		return TBL_ENOTFOUND;
+	}
+	/* Held by this process, so allocated and an entry; still the key's live entry unless it was
+	 * retired (a writer sets retire_epoch under its stripe lock, before its call returns). */
+	e = tbl_entry_at(t, off);
+	if (e->hash != hash && cell[1]) {
+		e = tbl_entry_at(t, cell[1]);
+	}
+	if (!tbl_entry_matches(e, hash, tbl_ns_id(ns), key, klen)
+	    || __atomic_load_n(&e->retire_epoch, __ATOMIC_ACQUIRE) != 0 || !tbl_ns_current(t, ns)) {
+		return TBL_ENOTFOUND;
+	}
+	exp = TBL_LOAD_RELAXED(&e->expire);
+	if (exp || t->hdr->policy == TBL_POLICY_LRU) {
+		tbl_now_t now = exp ? tbl_clock_now() : tbl_clock_now_coarse();
+		if (exp && exp < now.sec) {
+			return TBL_ENOTFOUND;   /* the slow path counts the miss */
+		}
+		if (t->hdr->policy == TBL_POLICY_LRU && TBL_LOAD_RELAXED(&e->atime) != now.tick) {
+			TBL_STORE_RELAXED(&e->atime, now.tick);
+		}
+	}
+	fill_view(t, e, out);
+	if (count) {
+		TBL_COUNT(t, hits, 1);
+	}
+	return TBL_OK;
+}
+
 /* ---- counters and stats -------------------------------------------------------------------------------- */
 
 static void sum_ns(tbl_t *t, uint32_t id, uint64_t *entries, uint64_t *bytes)

@@ -151,6 +151,9 @@ void tbl_read_reset(tbl_t *t);
  * copy of its parent's holds before fork() returns; a dead process's holds, and those of a process that
  * exec'd another program or unmapped the segment, are released by the reaper. */
 tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget);
+/* A lookup that takes no read section: finds the key only when this process holds its live entry
+ * (tbl_hold), which stays valid without one. TBL_ENOTFOUND means "not held": do a normal lookup. */
+tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
 /* Release every hold of this process (the binding: once its request's memory is gone). */
 void tbl_release_holds(tbl_t *t);
 /* Entries this process holds right now. */

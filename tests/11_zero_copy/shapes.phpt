@@ -73,6 +73,13 @@ echo "zero-copy reads: ", Table::stats()['zero_copy_reads'] - $zc, "\n";
 var_dump(Table::getMany(['packed', 'missing', 'empty']) === ['packed' => range(1, 100), 'empty' => []]);   // misses are left out
 var_dump(Table::getWithMeta('scalars')[0] === $shapes['scalars']);
 var_dump(Table::remember('big', fn() => 'not called') === $big);
+// A held array replaced by this process: the next get() returns the new one, the old one stays intact.
+Table::set('mine', ['v' => 1]);
+$old = Table::get('mine');
+Table::set('mine', ['v' => 2]);
+var_dump(Table::get('mine') === ['v' => 2], $old === ['v' => 1]);
+Table::delete('mine');
+var_dump(Table::get('mine'), $old === ['v' => 1]);
 table_child_go($copier);
 [$copied, $zc_in_copier] = table_child_wait($copier);
 echo "copied: ", implode(' ', array_map(fn($ok) => $ok ? 'ok' : 'DIFFERS', $copied)), ", zero-copy reads: $zc_in_copier\n";
@@ -93,5 +100,9 @@ big                         ok
 zero-copy reads: 12
 bool(true)
 bool(true)
+bool(true)
+bool(true)
+bool(true)
+NULL
 bool(true)
 copied: ok ok ok ok ok ok ok ok ok ok ok ok, zero-copy reads: 0
