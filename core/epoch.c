@@ -27,7 +27,7 @@
  *
  * A holder that died, or exec'd another program (pcntl_exec, proc_open's child: the pid and start time
  * stay, but the segment is no longer mapped), never releases: reclamation checks the owners of slots
- * with holds, at most once a second while the held list is not empty, and releases theirs.
+ * with holds, at most every 200 ms while the held list is not empty, and releases theirs.
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE

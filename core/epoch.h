@@ -77,7 +77,7 @@ void tbl_retire_locked(tbl_t *t, uint64_t entry_off);
 /* Free every retired entry no reader can still see and no zero-copy reader holds (allocator lock held);
  * held ones move to the held list, whose released entries are freed here too. With `reap` set, first
  * release the slots of dead processes that hold reclamation back (this reads /proc for each such slot:
- * call it when stuck, not routinely); holders that died or exec'd are checked at most once a second
+ * call it when stuck, not routinely); holders that died or exec'd are checked at most every 200 ms
  * whatever `reap` says. Returns the bytes freed. */
 uint64_t tbl_reclaim_locked(tbl_t *t, int reap);
 

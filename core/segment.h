@@ -7,8 +7,6 @@
  *
  *   +--------------------+  0
  *   | tbl_header_t       |  geometry, global epoch, allocator state, retire queue, folded stats
- *   +--------------------+  off_slots
- *   | tbl_slot_t[nslots] |  one per process: read epoch, pid + start time, that process's counters
  *   +--------------------+  off_locks
  *   | tbl_lock_t[...]    |  nstripes stripe locks, then the allocator, namespace and misc locks
  *   +--------------------+  off_nscounts
@@ -21,7 +19,11 @@
  *   | bucket heads       |  _Atomic uint64_t[nbuckets]: offset of the first entry of each chain
  *   +--------------------+  heap_off
  *   | heap               |  entries (tbl_entry_t + key + value), managed by alloc.c
- *   +--------------------+  segment_size
+ *   +--------------------+  segment_size (table.memory)
+ *   | tbl_slot_t[nslots] |  one per process: read epoch, pid + start time, counters, nholds
+ *   +--------------------+  off_holds
+ *   | hold lists         |  TBL_HOLD_MAX entry offsets per slot (zero-copy holds, epoch.c)
+ *   +--------------------+  map_size
  */
 #ifndef TBL_SEGMENT_H
 #define TBL_SEGMENT_H
