@@ -84,9 +84,9 @@ static int slot_holds_drop(tbl_t *t, tbl_slot_t *s)
 
 		if (rec && !(rec & TBL_HOLD_PENDING)) {
 			atomic_store_explicit(&list[n - 1], rec | TBL_HOLD_PENDING, memory_order_relaxed);
-			TBL_CRASH_POINT("hold.release.marked");
+			TBL_CRASH_POINT("epoch.hold.release.marked");
 			zeroed |= hold_drop(t, rec);
-			TBL_CRASH_POINT("hold.release.dropped");
+			TBL_CRASH_POINT("epoch.hold.release.dropped");
 		}
 		atomic_store_explicit(&s->nholds, --n, memory_order_release);
 	}
@@ -100,7 +100,7 @@ static int slot_holds_drop(tbl_t *t, tbl_slot_t *s)
 static void slot_free_locked(tbl_t *t, tbl_slot_t *s)
 {
 	slot_holds_drop(t, s);
-	TBL_CRASH_POINT("slot.free.holds_dropped");
+	TBL_CRASH_POINT("epoch.slot.free.holds_dropped");
 	fold_counters(&t->hdr->folded, &s->stats);
 	atomic_store_explicit(&s->epoch, TBL_EPOCH_IDLE, memory_order_release);
 	atomic_store_explicit(&s->flags, 0, memory_order_relaxed);
@@ -222,11 +222,11 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	list = tbl_slot_holds(t, s);
 	atomic_store_explicit(&list[n], off | TBL_HOLD_PENDING, memory_order_relaxed);
 	atomic_store_explicit(&s->nholds, n + 1, memory_order_release);
-	TBL_CRASH_POINT("hold.take.recorded");
+	TBL_CRASH_POINT("epoch.hold.take.recorded");
 	old = atomic_fetch_add_explicit(&e->holds, 1, memory_order_acq_rel);
 	if (TBL_UNLIKELY(old >= TBL_HOLDS_PER_ENTRY_MAX)) {
 		atomic_fetch_sub_explicit(&e->holds, 1, memory_order_acq_rel);
-		TBL_CRASH_POINT("hold.take.undone");
+		TBL_CRASH_POINT("epoch.hold.take.undone");
 		atomic_store_explicit(&s->nholds, n, memory_order_release);
 		return TBL_ENOMEM;
 	}
@@ -234,7 +234,7 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 		atomic_fetch_add_explicit(&h->held_bytes, e->bytes, memory_order_relaxed);
 		atomic_fetch_add_explicit(&h->held_entries, 1, memory_order_relaxed);
 	}
-	TBL_CRASH_POINT("hold.take.counted");
+	TBL_CRASH_POINT("epoch.hold.take.counted");
 	atomic_store_explicit(&list[n], off, memory_order_release);
 	*cell = off;
 	cell = &t->held_cache[e->hash & (TBL_HELD_CACHE - 2u)];   /* two ways: cell and cell + 1 */
@@ -267,7 +267,7 @@ static uint64_t held_sweep_locked(tbl_t *t)
 		atomic_signal_fence(memory_order_seq_cst);
 		*(volatile uint64_t *)link = e->retire_next;
 		atomic_signal_fence(memory_order_seq_cst);
-		TBL_CRASH_POINT("hold.sweep.unlinked");
+		TBL_CRASH_POINT("epoch.hold.sweep.unlinked");
 		freed += e->bytes;
 		tbl_free(&h->alloc, t->base, off);
 	}
@@ -419,7 +419,7 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 	if (!s) {
 		return NULL;
 	}
-	TBL_CRASH_POINT("hold.handover.claimed");
+	TBL_CRASH_POINT("epoch.hold.handover.claimed");
 	to = tbl_slot_holds(t, s);
 	for (i = 0; i < n; i++) {
 		uint64_t rec = atomic_load_explicit(&from[i], memory_order_relaxed);
@@ -430,9 +430,9 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 		/* The parent's own hold keeps the entry allocated, so the count is above 0 already. */
 		atomic_store_explicit(&to[k], rec | TBL_HOLD_PENDING, memory_order_relaxed);
 		atomic_store_explicit(&s->nholds, k + 1, memory_order_release);
-		TBL_CRASH_POINT("hold.handover.recorded");
+		TBL_CRASH_POINT("epoch.hold.handover.recorded");
 		atomic_fetch_add_explicit(&tbl_entry_at(t, rec)->holds, 1, memory_order_acq_rel);
-		TBL_CRASH_POINT("hold.handover.counted");
+		TBL_CRASH_POINT("epoch.hold.handover.counted");
 		atomic_store_explicit(&to[k], rec, memory_order_release);
 		k++;
 	}
@@ -605,7 +605,7 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 		}
 		h->retired_blocks--;
 		h->retired_bytes -= e->bytes;
-		TBL_CRASH_POINT("reclaim.popped");
+		TBL_CRASH_POINT("epoch.reclaim.popped");
 		if (atomic_load_explicit(&e->holds, memory_order_acquire) != 0) {
 			/* No reader can reach it any more, but a zero-copy reader still uses it. */
 			e->retire_next = h->held_head;
