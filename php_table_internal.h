@@ -54,6 +54,10 @@ PHP_TABLE_HIDDEN int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zva
 /* An image (TBL_T_IMAGE): handed out as is, its entry held until the request ends, when zero-copy is
  * on and the budget allows; otherwise copied. Same results as php_table_fetch. */
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count);
+/* php_table_fetch for a process without a reader slot (every one is held by a live process): the value
+ * is copied out under its stripe lock (tbl_lookup_copy) and materialized after. Not counted in stats. */
+PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend_string *key,
+                                                                zval *rv, tbl_view_t *meta);
 PHP_TABLE_HIDDEN int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta);
 PHP_TABLE_HIDDEN zend_long php_table_seconds_left(uint32_t expire);
 PHP_TABLE_HIDDEN bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc);
@@ -191,6 +195,9 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 		return 1;
 	}
 	if (UNEXPECTED((st = tbl_read_begin(t)) != TBL_OK)) {
+		if (st == TBL_ENOSLOT) {
+			return php_table_fetch_slotless(t, ns, key, rv, meta);
+		}
 		return php_table_throw(t, st, key, 0) ? -1 : 0;
 	}
 	st = tbl_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count);

@@ -253,6 +253,37 @@ zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval 
 	return php_table_decode_guarded(t, v, rv);
 }
 
+zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *rv,
+                                               tbl_view_t *meta)
+{
+	void *volatile copy = NULL;
+	volatile zend_result r = FAILURE;
+	tbl_view_t v;
+	tbl_status_t st;
+
+	st = tbl_lookup_copy(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, (void **)&copy);
+	if (st != TBL_OK) {
+		free(copy);
+		return php_table_throw(t, st, key, 0) ? -1 : 0;
+	}
+	if (meta) {
+		*meta = v;   /* metadata only: v.data names the segment */
+	}
+	/* Decoding allocates request memory (and unserializing runs user code): free the copy on a bailout. */
+	zend_try {
+		if (v.type == TBL_T_IMAGE) {
+			r = php_table_image_copy_moved(copy, v.len, v.data, rv);
+		} else {
+			r = php_table_decode(v.type, copy ? copy : "", v.len, rv);
+		}
+	} zend_catch {
+		free(copy);
+		zend_bailout();
+	} zend_end_try();
+	free(copy);
+	return r == SUCCESS ? 1 : -1;
+}
+
 /* Whether a live entry exists, without materializing it. 1 / 0 / -1 thrown. */
 int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta)
 {
@@ -260,6 +291,17 @@ int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *me
 	tbl_status_t st;
 
 	if (UNEXPECTED((st = tbl_read_begin(t)) != TBL_OK)) {
+		if (st == TBL_ENOSLOT) {   /* no reader slot: look under the stripe lock instead */
+			void *copy = NULL;
+			st = tbl_lookup_copy(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, &copy);
+			free(copy);
+			if (st == TBL_OK) {
+				if (meta) {
+					*meta = v;
+				}
+				return 1;
+			}
+		}
 		return php_table_throw(t, st, key, 0) ? -1 : 0;
 	}
 	st = tbl_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, 0);
@@ -423,6 +465,9 @@ static void php_table_open(void)
 	cfg.policy = php_table_policy;
 	cfg.hooks.block_signals = php_table_block_signals;
 	cfg.hooks.unblock_signals = php_table_unblock_signals;
+	if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0 && getenv("TABLE_TEST_SLOTS")) {
+		cfg.slots = (uint32_t)atoi(getenv("TABLE_TEST_SLOTS"));   /* tests: run out of reader slots */
+	}
 	errbuf[0] = '\0';
 	st = tbl_create(&php_table_tbl, &cfg, errbuf, sizeof(errbuf));
 	if (st == TBL_OK) {

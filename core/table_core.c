@@ -288,6 +288,33 @@ tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen
 	return TBL_OK;
 }
 
+tbl_status_t tbl_lookup_copy(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out,
+                             void **copy)
+{
+	uint64_t hash = tbl_hash_bytes(key, klen, tbl_ns_id(ns));
+	uint32_t stripe = tbl_stripe_of_bucket(t, tbl_bucket_of_hash(t, hash));
+	tbl_status_t st;
+
+	*copy = NULL;
+	/* Writers unlink (and so retire and free) an entry only under its stripe's lock: while we hold it,
+	 * the chain and its entries stay put, with no read section. */
+	tbl_stripe_lock(t, stripe);
+	st = tbl_lookup(t, ns, key, klen, out, 0);
+	if (st == TBL_OK && out->len > 0) {
+		if ((*copy = malloc(out->len)) == NULL) {
+			st = TBL_ESYS;
+			snprintf(t->errstr, sizeof(t->errstr), "malloc(%u) failed", out->len);
+		} else if (out->type == TBL_T_LONG) {
+			int64_t v = tbl_view_long(out);
+			memcpy(*copy, &v, sizeof(v));
+		} else {
+			memcpy(*copy, out->data, out->len);
+		}
+	}
+	tbl_stripe_unlock(t, stripe);
+	return st;
+}
+
 /* ---- counters and stats -------------------------------------------------------------------------------- */
 
 static void sum_ns(tbl_t *t, uint32_t id, uint64_t *entries, uint64_t *bytes)

@@ -166,6 +166,14 @@ void tbl_count_zero_copy_read(tbl_t *t);
 /* Find a live entry. Counts a hit or a miss in this process's stats when `count` is non-zero. */
 tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
 
+/* For a process that has no reader slot (tbl_read_begin said TBL_ENOSLOT: every slot is held by a live
+ * process): look the key up under its stripe lock and copy the value out. Takes no read section and
+ * counts nothing. On TBL_OK, *copy holds out->len bytes from malloc() (NULL when empty; the caller
+ * free()s it), and out->data still names where they were in the segment, which only the binding's
+ * image relocation may use, as an address to subtract. Never calls back into the caller. */
+tbl_status_t tbl_lookup_copy(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out,
+                             void **copy);
+
 /* ---- writes ---------------------------------------------------------------------------------------- */
 /* ttl: seconds from now, 0 = never expires. */
 tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val,

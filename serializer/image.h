@@ -40,5 +40,8 @@ static zend_always_inline void php_table_image_zval(const void *image, zval *out
 
 /* A process-local deep copy of an image (for reads that do not hold the entry). */
 zend_result php_table_image_copy(const void *image, uint32_t len, zval *out);
+/* The same, from a copy of an image's bytes made elsewhere (`copy`), whose pointers still name the place
+ * it was copied from (`orig`). */
+zend_result php_table_image_copy_moved(const void *copy, uint32_t len, const void *orig, zval *out);
 
 #endif

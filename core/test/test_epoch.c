@@ -368,7 +368,51 @@ TBL_TEST(test_300_processes_at_1m)
 	tbl_destroy(t);
 }
 
+/* A process that finds every slot taken still reads, under the stripe lock, from a copy. */
+TBL_TEST(test_reads_without_a_slot)
+{
+	tbl_config_t cfg;
+	char err[256];
+	tbl_t *t = NULL;
+	int ready[2], release[2], status;
+	pid_t holder, reader;
+	char c;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = 4 * MB;
+	cfg.policy = TBL_POLICY_LRU;
+	cfg.slots = 2;
+	REQUIRE(tbl_create(&t, &cfg, err, sizeof(err)) == TBL_OK);
+	REQUIRE(pipe(ready) == 0 && pipe(release) == 0);
+	CHECK(fixture_set(t, 0, "k", "value", 0) == TBL_OK);   /* the parent takes slot 1 */
+	holder = fork();
+	if (holder == 0) {
+		char buf[16];
+		fixture_get(t, 0, "k", buf, sizeof(buf));           /* slot 2 */
+		(void)!write(ready[1], "h", 1);
+		(void)!read(release[0], &c, 1);
+		tbl_detach(t);
+		_exit(0);
+	}
+	CHECK(read(ready[0], &c, 1) == 1);
+	reader = fork();
+	if (reader == 0) {
+		tbl_view_t v;
+		void *copy = NULL;
+		int ok = tbl_read_begin(t) == TBL_ENOSLOT;
+		ok = ok && tbl_lookup_copy(t, 0, "k", 1, &v, &copy) == TBL_OK && v.len == 5 && memcmp(copy, "value", 5) == 0;
+		free(copy);
+		ok = ok && tbl_lookup_copy(t, 0, "nope", 4, &v, &copy) == TBL_ENOTFOUND && copy == NULL;
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(waitpid(reader, &status, 0) == reader && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(write(release[1], "x", 1) == 1);
+	CHECK(waitpid(holder, &status, 0) == holder);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_reads_without_a_slot),
 	TBL_TEST_ENTRY(test_reclaim_waits_for_an_active_reader),
 	TBL_TEST_ENTRY(test_forked_child_claims_its_own_slot_and_returns_it),
 	TBL_TEST_ENTRY(test_killed_processes_slots_are_reaped),
