@@ -51,6 +51,7 @@ static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
 }
 
 #define TBL_HOLDS_PER_ENTRY_MAX 0xFF00u   /* the 16-bit count's ceiling (slots hold an entry once each) */
+#define TBL_SLOT_RETRY_MS       1000u     /* a process without a slot looks for one this often */
 #define TBL_HOLDS_REAP_MS       200u      /* how often reclamation looks for dead or exec'd holders */
 
 /* Drop one hold on the entry at `off` (the caller's hold keeps it allocated until the decrement). 1 when
@@ -136,10 +137,17 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 
 tbl_status_t tbl_slot_claim(tbl_t *t)
 {
-	pid_t me = tbl_proc_self();
-	uint64_t start = tbl_proc_start_time(me);
+	pid_t me;
+	uint64_t start;
 	tbl_slot_t *s;
 
+	/* Every slot was taken a moment ago: finding one means reading /proc for every owner, so a process
+	 * without a slot (which still reads, tbl_lookup_copy) looks again only now and then. */
+	if (TBL_UNLIKELY(t->slot_retry_ms) && tbl_clock_monotonic_ms() < t->slot_retry_ms) {
+		return TBL_ENOSLOT;
+	}
+	me = tbl_proc_self();
+	start = tbl_proc_start_time(me);
 	/* Under the misc lock, so the reaper never sees a half-claimed slot (new pid, old start time). */
 	tbl_misc_lock(t);
 	s = slot_take_free(t, me, start);
@@ -150,8 +158,10 @@ tbl_status_t tbl_slot_claim(tbl_t *t)
 		tbl_misc_unlock(t);
 	}
 	if (!s) {
+		t->slot_retry_ms = tbl_clock_monotonic_ms() + TBL_SLOT_RETRY_MS;
 		return TBL_ENOSLOT;
 	}
+	t->slot_retry_ms = 0;
 	t->slot = s;
 	t->pid = me;
 	return TBL_OK;
@@ -486,6 +496,7 @@ static void on_fork_child(void)
 		s = t->handover;
 		t->handover = NULL;
 		t->handed_over = 0;
+		t->slot_retry_ms = 0;
 		t->slot = NULL;
 		if (s) {
 			pid_t me = tbl_proc_self();

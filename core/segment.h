@@ -200,6 +200,7 @@ struct tbl {
 	uint64_t *held_cache;          /* process-local: held offsets by key hash (tbl_lookup_held) */
 	tbl_slot_t *handover;          /* between fork()'s prepare step and the child: the child's slot */
 	int handed_over;               /* forked while holding: tbl_release_holds looks for slots no child took */
+	uint64_t slot_retry_ms;        /* no free slot: don't scan for one again before then (monotonic ms) */
 #define TBL_HANDOVER_GRACE_MS 1000u    /* a child adopts its slot right after fork(); later, it never will */
 	char errstr[256];
 };
