@@ -24,9 +24,10 @@ extern const tbl_value_ops_t php_table_image_ops;
 
 /* The size of `ht`'s image in bytes, or 0 when it cannot have one (it holds objects, references or
  * resources, is nested deeper than PHP_TABLE_MAX_DEPTH, or its image would be larger than
- * php_table_image_limit); it then takes the native or serialized path, which also reports the errors.
- * An image is several times larger than the native encoding, so a value too big for the table as an
- * image may still fit natively: it is stored that way (and copied on every read) instead of failing. */
+ * php_table_image_limit), or should not (an image of 64 KiB or more that is over twice the native
+ * encoding); it then takes the native or serialized path, which also reports the errors. An image is
+ * several times larger than the native encoding, so a value too big for the table as an image may
+ * still fit natively: it is stored that way (and copied on every read) instead of failing. */
 size_t php_table_image_size(const HashTable *ht);
 /* The largest image the table can hold (set in MINIT from the table's geometry; SIZE_MAX until then). */
 extern size_t php_table_image_limit;

@@ -1,5 +1,5 @@
 --TEST--
-Shm\Table: zero-copy: an array whose image would not fit is stored in the compact encoding instead: what fits copied fits with zero-copy on
+Shm\Table: zero-copy: an array whose image would not fit, or is big and over twice its compact encoding, is stored compactly instead: what fits copied fits with zero-copy on
 --INI--
 table.zero_copy=1
 table.memory=16M
@@ -21,6 +21,15 @@ $got = Table::get('strs');
 $t = Table::stats();
 var_dump($got === $strs, $t['zero_copy_reads'] - $s['zero_copy_reads'], $t['copied_reads'] - $s['copied_reads']);
 var_dump(Table::getWithMeta('strs')[1]['length'] < 6 * 1024 * 1024);
+// 5,000 short strings would fit as an image, but one of 64 KB or more that is over twice the compact
+// encoding is stored compactly too.
+$list = [];
+for ($i = 0; $i < 5000; $i++) {
+    $list[] = "v$i";
+}
+Table::set('list', $list);
+$s = Table::stats();
+var_dump(Table::get('list') === $list, Table::stats()['zero_copy_reads'] - $s['zero_copy_reads']);
 // A small array still gets an image and is read without a copy.
 Table::set('small', ['a' => 1, 'b' => [2, 3]]);
 $s = Table::stats();
@@ -32,5 +41,7 @@ bool(true)
 int(0)
 int(1)
 bool(true)
+bool(true)
+int(0)
 bool(true)
 int(1)
