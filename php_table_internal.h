@@ -10,6 +10,7 @@
 #include "php.h"
 #include "php_table.h"
 #include "serializer/serializer.h"
+#include "serializer/image.h"
 #include "core/table_core.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -27,9 +28,11 @@ extern PHP_TABLE_HIDDEN const php_table_serializer *php_table_ser;
 extern PHP_TABLE_HIDDEN tbl_policy_t php_table_policy;
 extern PHP_TABLE_HIDDEN const char *const php_table_policy_names[3];
 extern PHP_TABLE_HIDDEN zend_class_entry *php_table_ce;
-/* table.zero_copy as resolved for this process's SAPI, and the retired-bytes budget past which a
- * reader that is not pinned yet copies instead. */
+/* table.zero_copy as resolved for this process's SAPI, and the budget of bytes held by zero-copy readers
+ * (all processes together) past which a read copies instead. */
 extern PHP_TABLE_HIDDEN bool php_table_zero_copy;
+/* This request holds zero-copy entries: get() looks among them first (tbl_lookup_held). */
+extern PHP_TABLE_HIDDEN bool php_table_holding;
 extern PHP_TABLE_HIDDEN uint64_t php_table_zero_copy_budget;
 
 /* table.c: errors. */
@@ -48,9 +51,13 @@ PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_serialized(tbl_t *t, cons
  * allocating them is the rare case, and it only delays reclamation until the request ends. */
 #define PHP_TABLE_UNGUARDED_BYTES 1024u
 PHP_TABLE_HIDDEN int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zval *rv);
-/* An image (TBL_T_IMAGE): handed out as is, the read section becoming the request's pin, when zero-copy
- * is on and the budget allows; otherwise copied. Same results as php_table_fetch. */
+/* An image (TBL_T_IMAGE): handed out as is, its entry held until the request ends, when zero-copy is
+ * on and the budget allows; otherwise copied. Same results as php_table_fetch. */
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count);
+/* php_table_fetch for a process without a reader slot (every one is held by a live process): the value
+ * is copied out under its stripe lock (tbl_lookup_copy) and materialized after. Not counted in stats. */
+PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend_string *key,
+                                                                zval *rv, tbl_view_t *meta);
 PHP_TABLE_HIDDEN int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta);
 PHP_TABLE_HIDDEN zend_long php_table_seconds_left(uint32_t expire);
 PHP_TABLE_HIDDEN bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc);
@@ -176,8 +183,22 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 	tbl_status_t st;
 	zend_result r;
 
+	/* An array this request already holds is handed out again without a read section. */
+	if (php_table_holding && tbl_lookup_held(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count) == TBL_OK) {
+		if (meta) {
+			*meta = v;
+		}
+		if (count) {
+			tbl_count_zero_copy_read(t);
+		}
+		php_table_image_zval(v.data, rv);
+		return 1;
+	}
 	st = tbl_read_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count);
 	if (UNEXPECTED(st != TBL_OK && st != TBL_ENOTFOUND)) {
+		if (st == TBL_ENOSLOT) {
+			return php_table_fetch_slotless(t, ns, key, rv, meta);   /* every slot is taken: copy under a lock */
+		}
 		return php_table_throw(t, st, key, 0) ? -1 : 0;   /* no read section was opened */
 	}
 	if (st != TBL_OK) {

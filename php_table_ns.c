@@ -136,6 +136,9 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_bool(return_value, "zero_copy", php_table_zero_copy);
 	add_assoc_long(return_value, "zero_copy_budget", (zend_long)php_table_zero_copy_budget);
 	add_assoc_long(return_value, "pins", (zend_long)s.pins);
+	add_assoc_long(return_value, "held_entries", (zend_long)s.held_entries);
+	add_assoc_long(return_value, "held_bytes", (zend_long)s.held_bytes);
+	add_assoc_long(return_value, "held_retired_bytes", (zend_long)s.held_retired_bytes);
 	add_assoc_long(return_value, "zero_copy_reads", (zend_long)s.zero_copy_reads);
 	add_assoc_long(return_value, "copied_reads", (zend_long)(s.hits - s.zero_copy_reads));
 	add_assoc_long(return_value, "lock_repairs", (zend_long)s.lock_repairs);

@@ -47,6 +47,7 @@ tbl_t *php_table_tbl;
 const php_table_serializer *php_table_ser;
 tbl_policy_t php_table_policy;
 bool php_table_zero_copy;
+bool php_table_holding;
 uint64_t php_table_zero_copy_budget;
 const char *const php_table_policy_names[3] = { "noeviction", "lru", "random" };
 static char php_table_reason[512];                   /* why the table is unavailable */
@@ -156,6 +157,14 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 			php_table_throw_str(msg.s);
 			break;
 		}
+		case TBL_EFULL:
+			/* add()/cas()/increment(): their false (or int) answers must not be mistaken for "no room";
+			 * the core counted it in stats()['oom']. */
+			zend_throw_exception_ex(php_table_exception_ce, 0,
+				"%s(): out of memory: the table has no room for this value (raise table.memory%s)",
+				ZSTR_VAL(fn), php_table_policy == TBL_POLICY_NOEVICTION
+					? ", or set table.eviction_policy=lru" : "");
+			break;
 		case TBL_EOVERFLOW:
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): integer overflow", ZSTR_VAL(fn));
 			break;
@@ -265,17 +274,49 @@ zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, 
 
 zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count)
 {
-	/* Once pinned, every image is free to hand out; pinning anew is refused past the budget, so that a
-	 * table whose retired memory is already held back by pins does not get more pins. */
-	if (php_table_zero_copy && (tbl_pinned(t) || tbl_retired_bytes(t) <= php_table_zero_copy_budget)) {
-		tbl_pin(t);
+	/* Hold just this entry until the request's memory is gone (post_deactivate); past the budget of held
+	 * bytes, or this process's hold list, copy instead. */
+	if (php_table_zero_copy && tbl_hold(t, v, php_table_zero_copy_budget) == TBL_OK) {
 		if (count) {
 			tbl_count_zero_copy_read(t);   /* a hit counted by tbl_lookup: copied_reads = hits - these */
 		}
 		php_table_image_zval(v->data, rv);
-		return 1;   /* the section stays open: it is the pin, released in post_deactivate */
+		tbl_read_end(t);
+		php_table_holding = true;
+		return 1;
 	}
 	return php_table_decode_guarded(t, v, rv);
+}
+
+zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *rv,
+                                               tbl_view_t *meta)
+{
+	void *volatile copy = NULL;
+	volatile zend_result r = FAILURE;
+	tbl_view_t v;
+	tbl_status_t st;
+
+	st = tbl_lookup_copy(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, (void **)&copy);
+	if (st != TBL_OK) {
+		free(copy);
+		return php_table_throw(t, st, key, 0) ? -1 : 0;
+	}
+	if (meta) {
+		*meta = v;   /* metadata only: v.data names the segment */
+	}
+	/* Decoding allocates request memory (and unserializing runs user code): free the copy on a bailout. */
+	zend_try {
+		if (v.type == TBL_T_IMAGE) {
+			r = php_table_image_copy_moved(copy, v.len, v.data, rv);
+		} else {
+			r = php_table_decode(v.type, copy ? copy : "", v.len, rv);
+		}
+	} zend_catch {
+		free(copy);
+		zend_bailout();
+	} zend_end_try();
+	free(copy);
+	return r == SUCCESS ? 1 : -1;
 }
 
 /* Whether a live entry exists, without materializing it. 1 / 0 / -1 thrown. */
@@ -285,6 +326,17 @@ int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *me
 	tbl_status_t st;
 
 	if (UNEXPECTED((st = tbl_read_begin(t)) != TBL_OK)) {
+		if (st == TBL_ENOSLOT) {   /* no reader slot: look under the stripe lock instead */
+			void *copy = NULL;
+			st = tbl_lookup_copy(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, &copy);
+			free(copy);
+			if (st == TBL_OK) {
+				if (meta) {
+					*meta = v;
+				}
+				return 1;
+			}
+		}
 		return php_table_throw(t, st, key, 0) ? -1 : 0;
 	}
 	st = tbl_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, 0);
@@ -332,7 +384,7 @@ static void php_table_unblock_signals(void)
 	HANDLE_UNBLOCK_INTERRUPTIONS();
 }
 
-/* SAPIs whose processes end every request, so that a request-long pin is released regularly. CLI,
+/* SAPIs whose processes end every request, so that the request's zero-copy holds are released regularly. CLI,
  * phpdbg and embed run one request for the process's whole life; FrankenPHP's worker mode, Swoole and
  * RoadRunner run under the cli or frankenphp SAPI and never end theirs either. */
 static const char *const php_table_request_scoped_sapis[] = {
@@ -472,8 +524,15 @@ static void php_table_open(void)
 	cfg.policy = php_table_policy;
 	cfg.hooks.block_signals = php_table_block_signals;
 	cfg.hooks.unblock_signals = php_table_unblock_signals;
+	if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0 && getenv("TABLE_TEST_SLOTS")) {
+		cfg.slots = (uint32_t)atoi(getenv("TABLE_TEST_SLOTS"));   /* tests: run out of reader slots */
+	}
 	errbuf[0] = '\0';
 	st = tbl_create(&php_table_tbl, &cfg, errbuf, sizeof(errbuf));
+	if (st == TBL_OK) {
+		/* An array whose image could not fit even under the longest key is stored natively instead. */
+		php_table_image_limit = (size_t)tbl_value_max(php_table_tbl, TBL_KEY_MAX);
+	}
 	if (st != TBL_OK) {
 		php_table_tbl = NULL;
 		snprintf(php_table_reason, sizeof(php_table_reason), "%s%s", errbuf[0] ? errbuf : tbl_status_str(st),
@@ -589,12 +648,13 @@ static PHP_RSHUTDOWN_FUNCTION(table)
 }
 
 /* After zend_deactivate: the request's memory, and with it every array that may still point into an
- * image, is gone. Only now may the request's pin go (RSHUTDOWN is too early: the symbol table and
+ * image, is gone. Only now may the request's holds go (RSHUTDOWN is too early: the symbol table and
  * everything derived from a zero-copy array are still alive then). */
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(table)
 {
-	if (php_table_tbl && tbl_pinned(php_table_tbl)) {
-		tbl_unpin(php_table_tbl);
+	if (php_table_tbl) {
+		php_table_holding = false;
+		tbl_release_holds(php_table_tbl);
 	}
 	return SUCCESS;
 }

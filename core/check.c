@@ -127,6 +127,16 @@ static int check_locked(tbl_t *t, char *err, size_t errlen)
 		            (unsigned long long)rn, (unsigned long long)rb,
 		            (unsigned long long)h->retired_blocks, (unsigned long long)h->retired_bytes);
 	}
+	/* The held list (retired, freed once zero-copy readers let go) is part of the retired memory. */
+	for (off = h->held_head; off; off = tbl_entry_at(t, off)->retire_next) {
+		if (!in_heap(t, off)) {
+			return fail(err, errlen, "held list: offset %llu outside the heap", (unsigned long long)off);
+		}
+		if (++rn > h->alloc.used_blocks) {
+			return fail(err, errlen, "held list has a cycle");
+		}
+		rb += tbl_entry_at(t, off)->bytes;
+	}
 	if (tbl_alloc_check(&h->alloc, t->base, err, errlen) != 0) {
 		return -1;
 	}

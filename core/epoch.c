@@ -11,16 +11,31 @@
  * The retire queue is a FIFO threaded through the entries' retire_next fields: entries are appended in
  * epoch order, so reclamation pops from the head until it meets one that is still visible.
  *
- * A process that dies inside a read section leaves its slot pinned. Reclamation notices a slot that
- * holds the queue head back and, when asked to (`reap`), checks the owner's pid and start time; a dead
- * owner's slot is folded and freed.
+ * A process that dies inside a read section leaves its slot's epoch published. Reclamation notices a
+ * slot that holds the queue head back and, when asked to (`reap`), checks the owner's pid and start
+ * time; a dead owner's slot is folded and freed.
+ *
+ * Zero-copy holds. A hold is a record in the holder's slot (its hold list, TBL_HOLD_MAX offsets after
+ * all the slots) plus one count on the entry (tbl_entry_t.holds). Taking one (inside a read section, so
+ * the entry cannot be freed meanwhile): record the offset as pending, increment the count, clear the
+ * pending bit. Releasing: mark the record pending, decrement, drop the record. Reclamation pops a
+ * retired entry whose epoch no reader can see; with a count of 0 it is freed, otherwise it is pushed on
+ * the held list (threaded through retire_next, allocator lock). Whoever brings a count to 0 raises
+ * held_zeroed, and the next holder release or reclamation sweeps the held list. Ordering: the count is
+ * incremented before the reader leaves its read section (a release store); a reclaimer reads the count
+ * only after it has seen the slot idle or past the entry's epoch, so it sees the increment.
+ *
+ * A holder that died, or exec'd another program (pcntl_exec, proc_open's child: the pid and start time
+ * stay, but the segment is no longer mapped), never releases: reclamation checks the owners of slots
+ * with holds, at most every 200 ms while the held list is not empty, and releases theirs.
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
 #endif
+#include <stdlib.h>
 #include <string.h>
-#include "epoch.h"
 #include "crash.h"
+#include "epoch.h"
 #include "proc.h"
 #include "sync.h"
 
@@ -35,9 +50,58 @@ static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
 #undef TBL_FOLD
 }
 
+#define TBL_HOLDS_PER_ENTRY_MAX 0xFF00u   /* the 16-bit count's ceiling (slots hold an entry once each) */
+#define TBL_SLOT_RETRY_MS       1000u     /* a process without a slot looks for one this often */
+#define TBL_HOLDS_REAP_MS       200u      /* how often reclamation looks for dead or exec'd holders */
+
+/* Drop one hold on the entry at `off` (the caller's hold keeps it allocated until the decrement). 1 when
+ * the count reached 0. */
+static int hold_drop(tbl_t *t, uint64_t off)
+{
+	tbl_header_t *h = t->hdr;
+	tbl_entry_t *e = tbl_entry_at(t, off);
+	uint32_t bytes = e->bytes;
+
+	if (atomic_fetch_sub_explicit(&e->holds, 1, memory_order_acq_rel) != 1) {
+		return 0;
+	}
+	atomic_fetch_sub_explicit(&h->held_bytes, bytes, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&h->held_entries, 1, memory_order_relaxed);
+	return 1;
+}
+
+/* Release every hold record of slot `s`, last first. Pending records are skipped (see epoch.h). */
+static int slot_holds_drop(tbl_t *t, tbl_slot_t *s)
+{
+	_Atomic uint64_t *list = tbl_slot_holds(t, s);
+	uint32_t n = atomic_load_explicit(&s->nholds, memory_order_acquire);
+	int zeroed = 0;
+
+	if (n > TBL_HOLD_MAX) {
+		n = TBL_HOLD_MAX;   /* torn by a crash: never read past the list */
+	}
+	while (n > 0) {
+		uint64_t rec = atomic_load_explicit(&list[n - 1], memory_order_relaxed);
+
+		if (rec && !(rec & TBL_HOLD_PENDING)) {
+			atomic_store_explicit(&list[n - 1], rec | TBL_HOLD_PENDING, memory_order_relaxed);
+			TBL_CRASH_POINT("epoch.hold.release.marked");
+			zeroed |= hold_drop(t, rec);
+			TBL_CRASH_POINT("epoch.hold.release.dropped");
+		}
+		atomic_store_explicit(&s->nholds, --n, memory_order_release);
+	}
+	if (zeroed) {
+		atomic_store(&t->hdr->held_zeroed, 1);
+	}
+	return zeroed;
+}
+
 /* Misc lock held. */
 static void slot_free_locked(tbl_t *t, tbl_slot_t *s)
 {
+	slot_holds_drop(t, s);
+	TBL_CRASH_POINT("epoch.slot.free.holds_dropped");
 	fold_counters(&t->hdr->folded, &s->stats);
 	TBL_CRASH_POINT("epoch.slot.folded");
 	atomic_store_explicit(&s->epoch, TBL_EPOCH_IDLE, memory_order_release);
@@ -62,6 +126,7 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 			TBL_CRASH_POINT("epoch.slot.claimed");
 			s->start_time = start;
 			memset((void *)&s->stats, 0, sizeof(s->stats));
+			atomic_store(&s->nholds, 0);
 			atomic_store(&s->flags, 0);
 			atomic_store(&s->epoch, TBL_EPOCH_IDLE);
 			TBL_CRASH_POINT("epoch.slot.initialised");
@@ -75,10 +140,17 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 
 tbl_status_t tbl_slot_claim(tbl_t *t)
 {
-	pid_t me = tbl_proc_self();
-	uint64_t start = tbl_proc_start_time(me);
+	pid_t me;
+	uint64_t start;
 	tbl_slot_t *s;
 
+	/* Every slot was taken a moment ago: finding one means reading /proc for every owner, so a process
+	 * without a slot (which still reads, tbl_lookup_copy) looks again only now and then. */
+	if (TBL_UNLIKELY(t->slot_retry_ms) && tbl_clock_monotonic_ms() < t->slot_retry_ms) {
+		return TBL_ENOSLOT;
+	}
+	me = tbl_proc_self();
+	start = tbl_proc_start_time(me);
 	/* Under the misc lock, so the reaper never sees a half-claimed slot (new pid, old start time). */
 	if (tbl_misc_lock(t) != TBL_OK) {
 		return TBL_ESYS;
@@ -93,8 +165,10 @@ tbl_status_t tbl_slot_claim(tbl_t *t)
 		tbl_misc_unlock(t);
 	}
 	if (!s) {
+		t->slot_retry_ms = tbl_clock_monotonic_ms() + TBL_SLOT_RETRY_MS;
 		return TBL_ENOSLOT;
 	}
+	t->slot_retry_ms = 0;
 	t->slot = s;
 	t->pid = me;
 	return TBL_OK;
@@ -102,9 +176,7 @@ tbl_status_t tbl_slot_claim(tbl_t *t)
 
 void tbl_slot_release(tbl_t *t)
 {
-	if (t->pinned) {
-		tbl_epoch_unpin(t);
-	}
+	tbl_release_holds(t);
 	if (!t->slot) {
 		return;
 	}
@@ -115,33 +187,145 @@ void tbl_slot_release(tbl_t *t)
 	t->slot = NULL;
 }
 
-/* ---- pins ------------------------------------------------------------------------------------------- */
+/* ---- zero-copy holds ---------------------------------------------------------------------------- */
 
-void tbl_epoch_pin(tbl_t *t)
+/* The process-local set cell for `off`: the one holding it, or the empty one where it would go. */
+static uint64_t *hold_set_cell(tbl_t *t, uint64_t off)
 {
-	if (!t->pinned && t->slot) {
-		t->pinned = 1;
-		atomic_fetch_or(&t->slot->flags, TBL_SLOT_PINNED);
+	uint32_t mask = TBL_HOLD_SET_SIZE - 1u, i = (uint32_t)((off >> 4) * 0x9E3779B97F4A7C15ull >> 40) & mask;
+
+	while (t->hold_set[i] != 0 && t->hold_set[i] != off) {
+		i = (i + 1u) & mask;
+	}
+	return &t->hold_set[i];
+}
+
+static void hold_set_clear(tbl_t *t)
+{
+	if (t->hold_set) {
+		memset(t->hold_set, 0, (TBL_HOLD_SET_SIZE + TBL_HELD_CACHE) * sizeof(uint64_t));   /* set, cache */
 	}
 }
 
-void tbl_epoch_unpin(tbl_t *t)
+tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
+{
+	tbl_header_t *h = t->hdr;
+	tbl_slot_t *s = t->slot;
+	_Atomic uint64_t *list;
+	uint64_t off = v->entry, *cell;
+	tbl_entry_t *e;
+	uint32_t n;
+	uint16_t old;
+
+	if (!s || !off || (off & 15u)) {
+		return TBL_ENOMEM;
+	}
+	if (TBL_UNLIKELY(!t->hold_set)) {
+		if (!(t->hold_set = calloc(TBL_HOLD_SET_SIZE + TBL_HELD_CACHE, sizeof(uint64_t)))) {
+			return TBL_ENOMEM;
+		}
+		t->held_cache = t->hold_set + TBL_HOLD_SET_SIZE;
+	}
+	cell = hold_set_cell(t, off);
+	if (TBL_LIKELY(*cell == off)) {
+		return TBL_OK;   /* held already, by this process */
+	}
+	n = atomic_load_explicit(&s->nholds, memory_order_relaxed);
+	e = tbl_entry_at(t, off);
+	if (n >= TBL_HOLD_MAX
+	    || (atomic_load_explicit(&e->holds, memory_order_relaxed) == 0
+	        && atomic_load_explicit(&h->held_bytes, memory_order_relaxed) + e->bytes > budget)) {
+		return TBL_ENOMEM;
+	}
+	list = tbl_slot_holds(t, s);
+	atomic_store_explicit(&list[n], off | TBL_HOLD_PENDING, memory_order_relaxed);
+	atomic_store_explicit(&s->nholds, n + 1, memory_order_release);
+	TBL_CRASH_POINT("epoch.hold.take.recorded");
+	old = atomic_fetch_add_explicit(&e->holds, 1, memory_order_acq_rel);
+	if (TBL_UNLIKELY(old >= TBL_HOLDS_PER_ENTRY_MAX)) {
+		atomic_fetch_sub_explicit(&e->holds, 1, memory_order_acq_rel);
+		TBL_CRASH_POINT("epoch.hold.take.undone");
+		atomic_store_explicit(&s->nholds, n, memory_order_release);
+		return TBL_ENOMEM;
+	}
+	if (old == 0) {
+		atomic_fetch_add_explicit(&h->held_bytes, e->bytes, memory_order_relaxed);
+		atomic_fetch_add_explicit(&h->held_entries, 1, memory_order_relaxed);
+	}
+	TBL_CRASH_POINT("epoch.hold.take.counted");
+	atomic_store_explicit(&list[n], off, memory_order_release);
+	*cell = off;
+	cell = &t->held_cache[e->hash & (TBL_HELD_CACHE - 2u)];   /* two ways: cell and cell + 1 */
+	cell[cell[0] != 0 && cell[1] == 0] = off;
+	return TBL_OK;
+}
+
+uint32_t tbl_holds(const tbl_t *t)
+{
+	return t->slot ? atomic_load_explicit(&t->slot->nholds, memory_order_relaxed) : 0;
+}
+
+/* Free the held entries whose holders are all gone (allocator lock held). */
+static uint64_t held_sweep_locked(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint64_t *link = &h->held_head, off, freed = 0;
+
+	if (!h->held_head || !atomic_exchange(&h->held_zeroed, 0)) {
+		return 0;
+	}
+	while ((off = *link) != 0) {
+		tbl_entry_t *e = tbl_entry_at(t, off);
+
+		if (atomic_load_explicit(&e->holds, memory_order_acquire) != 0) {
+			link = &e->retire_next;
+			continue;
+		}
+		/* One store unlinks it: a crash before the free leaks the block, which the GC finds. */
+		atomic_signal_fence(memory_order_seq_cst);
+		*(volatile uint64_t *)link = e->retire_next;
+		atomic_signal_fence(memory_order_seq_cst);
+		TBL_CRASH_POINT("epoch.hold.sweep.unlinked");
+		freed += e->bytes;
+		tbl_free(&h->alloc, t->base, off);
+	}
+	return freed;
+}
+
+uint64_t tbl_held_retired_bytes_locked(tbl_t *t)
+{
+	uint64_t off, bytes = 0, n = 0, max = t->hdr->alloc.used_blocks;
+
+	for (off = t->hdr->held_head; off && n <= max; off = tbl_entry_at(t, off)->retire_next, n++) {
+		bytes += tbl_entry_at(t, off)->bytes;
+	}
+	return bytes;
+}
+
+void tbl_release_holds(tbl_t *t)
 {
 	tbl_header_t *h = t->hdr;
 	uint32_t i, hwm;
 	uint64_t now;
 
-	if (!t->pinned) {
+	if (!t->slot) {
 		return;
 	}
-	t->pinned = 0;
-	atomic_fetch_and(&t->slot->flags, ~TBL_SLOT_PINNED);
-	tbl_epoch_exit(t);
+	if (atomic_load_explicit(&t->slot->nholds, memory_order_relaxed) > 0) {
+		int zeroed = slot_holds_drop(t, t->slot);
+
+		hold_set_clear(t);
+		if (zeroed && __atomic_load_n(&h->held_head, __ATOMIC_RELAXED)) {
+			tbl_alloc_lock(t);
+			held_sweep_locked(t);
+			tbl_alloc_unlock(t);
+		}
+	}
 	if (!t->handed_over) {
 		return;
 	}
 	/* A slot claimed for a child that has not adopted it within the grace period never will be (the
-	 * fork failed): give it back. One still young is left for the next unpin, or for the reaper once
+	 * fork failed): give it back. One still young is left for the next release, or for the reaper once
 	 * this process is gone. */
 	t->handed_over = 0;
 	now = tbl_clock_monotonic_ms();
@@ -164,6 +348,41 @@ void tbl_epoch_unpin(tbl_t *t)
 	tbl_misc_unlock(t);
 }
 
+/* Whether the owner of slot `s` is gone for the table's purposes: dead, its pid reused, or (when
+ * `check_map`) alive but no longer mapping the segment because it exec'd another program. */
+static int owner_gone(tbl_t *t, tbl_slot_t *s, int32_t pid, int check_map)
+{
+	if (!tbl_proc_alive((pid_t)pid, s->start_time)) {
+		return 1;
+	}
+	return check_map && tbl_proc_maps((pid_t)pid, t->base, t->hdr->map_ino) == 0;
+}
+
+/* Release the slots of holders that died or exec'd (takes the misc lock). Handover slots still owned by
+ * a live parent are its business (tbl_release_holds). */
+static unsigned holders_reap(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t i, hwm = atomic_load(&h->slots_hwm);
+	unsigned reaped = 0;
+
+	tbl_misc_lock(t);
+	for (i = 0; i < hwm; i++) {
+		tbl_slot_t *s = &t->slots[i];
+		int32_t pid = atomic_load(&s->pid);
+
+		if (pid == 0 || s == t->slot || atomic_load(&s->nholds) == 0) {
+			continue;
+		}
+		if (owner_gone(t, s, pid, !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER))) {
+			slot_free_locked(t, s);
+			reaped++;
+		}
+	}
+	tbl_misc_unlock(t);
+	return reaped;
+}
+
 unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
 {
 	tbl_header_t *h = t->hdr;
@@ -181,7 +400,8 @@ unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
 		if (pid == 0 || s == t->slot || (max_epoch && (e == TBL_EPOCH_IDLE || e > max_epoch))) {
 			continue;
 		}
-		if (!tbl_proc_alive((pid_t)pid, s->start_time)) {
+		/* Checking every slot (all are taken): one whose owner exec'd another program is free too. */
+		if (owner_gone(t, s, pid, max_epoch == 0 && !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER))) {
 			slot_free_locked(t, s);
 			reaped++;
 		}
@@ -195,11 +415,14 @@ unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
 #define TBL_MAX_TRACKED 8
 static tbl_t *tracked[TBL_MAX_TRACKED];
 
-/* A slot for the child of a pinned parent: owned by the parent until the child adopts it, at the pin's
- * epoch. When every slot is taken, dead owners are reaped once. NULL when there is still none: the
- * child then starts unpinned (and its inherited zero-copy arrays unprotected; documented). */
+/* A slot for the child of a holding parent: owned by the parent until the child adopts it, with a copy
+ * of the parent's hold records (each counted again on its entry). When every slot is taken, dead owners
+ * are reaped once. NULL when there is still none: the child then holds nothing of its own, and the
+ * arrays it inherited stay valid only while the parent's holds last (documented). */
 static tbl_slot_t *handover_slot_take(tbl_t *t)
 {
+	_Atomic uint64_t *from = tbl_slot_holds(t, t->slot), *to;
+	uint32_t i, n = atomic_load(&t->slot->nholds), k = 0;
 	tbl_slot_t *s;
 	int attempt;
 
@@ -209,20 +432,39 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 		}
 		s = slot_take_free(t, t->pid, t->slot->start_time);
 		if (s) {
-			atomic_store(&s->epoch, atomic_load(&t->slot->epoch));
 			s->handover_ms = tbl_clock_monotonic_ms();
-			atomic_store(&s->flags, TBL_SLOT_PINNED | TBL_SLOT_HANDOVER);
+			atomic_store(&s->flags, TBL_SLOT_HANDOVER);
 		}
 		tbl_misc_unlock(t);
 		if (s || tbl_slots_reap(t, 0) == 0) {
-			return s;
+			break;
 		}
 	}
-	return NULL;
+	if (!s) {
+		return NULL;
+	}
+	TBL_CRASH_POINT("epoch.hold.handover.claimed");
+	to = tbl_slot_holds(t, s);
+	for (i = 0; i < n; i++) {
+		uint64_t rec = atomic_load_explicit(&from[i], memory_order_relaxed);
+
+		if (!rec || (rec & TBL_HOLD_PENDING)) {
+			continue;
+		}
+		/* The parent's own hold keeps the entry allocated, so the count is above 0 already. */
+		atomic_store_explicit(&to[k], rec | TBL_HOLD_PENDING, memory_order_relaxed);
+		atomic_store_explicit(&s->nholds, k + 1, memory_order_release);
+		TBL_CRASH_POINT("epoch.hold.handover.recorded");
+		atomic_fetch_add_explicit(&tbl_entry_at(t, rec)->holds, 1, memory_order_acq_rel);
+		TBL_CRASH_POINT("epoch.hold.handover.counted");
+		atomic_store_explicit(&to[k], rec, memory_order_release);
+		k++;
+	}
+	return s;
 }
 
-/* In a pinned parent, before fork(): claim the child's slot at the pin's epoch (owned by the parent
- * until the child adopts it), so the pointers the child inherits are covered from its first instant. */
+/* In a holding parent, before fork(): claim the child's slot with a copy of the holds, so the pointers
+ * the child inherits are covered from its first instant. */
 static void on_fork_prepare(void)
 {
 	int i;
@@ -231,7 +473,7 @@ static void on_fork_prepare(void)
 		tbl_t *t = tracked[i];
 		tbl_slot_t *s;
 
-		if (!t || !t->pinned || !t->slot) {
+		if (!t || !t->slot || atomic_load(&t->slot->nholds) == 0) {
 			continue;
 		}
 		s = handover_slot_take(t);
@@ -251,8 +493,9 @@ static void on_fork_parent(void)
 	}
 }
 
-/* In the child: the slot belongs to the parent. A pinned child adopts the slot its parent prepared;
- * any other child claims a fresh one on its next call. */
+/* In the child: the slot belongs to the parent. A child of a holding parent adopts the slot its parent
+ * prepared (its hold set, inherited, matches that slot's records); any other child claims a fresh one on
+ * its next call and holds nothing. */
 static void on_fork_child(void)
 {
 	int i;
@@ -267,6 +510,7 @@ static void on_fork_child(void)
 		s = t->handover;
 		t->handover = NULL;
 		t->handed_over = 0;
+		t->slot_retry_ms = 0;
 		t->slot = NULL;
 		if (s) {
 			pid_t me = tbl_proc_self();
@@ -276,7 +520,7 @@ static void on_fork_child(void)
 			if (tbl_misc_lock(t) == TBL_OK) {
 				if (atomic_compare_exchange_strong(&s->pid, &parent, (int32_t)me)) {
 					s->start_time = tbl_proc_start_time(me);
-					atomic_store(&s->flags, TBL_SLOT_PINNED);
+					atomic_store(&s->flags, 0);
 					t->slot = s;
 				}
 				tbl_misc_unlock(t);
@@ -285,7 +529,7 @@ static void on_fork_child(void)
 		if (t->slot) {
 			t->pid = tbl_proc_self();
 		} else {
-			t->pinned = 0;   /* no fork handover (no free slot): the inherited pin cannot be kept */
+			hold_set_clear(t);
 			t->pid = 0;
 		}
 	}
@@ -353,11 +597,20 @@ uint64_t tbl_epoch_min_active(tbl_t *t)
 uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 {
 	tbl_header_t *h = t->hdr;
-	uint64_t freed = 0, min;
+	uint64_t freed, min;
 
 	h->retires_since_reclaim = 0;
+	if (h->held_head) {
+		uint64_t now = tbl_clock_monotonic_ms();
+
+		if (reap || now - h->holds_reap_ms >= TBL_HOLDS_REAP_MS) {
+			h->holds_reap_ms = now;
+			holders_reap(t);
+		}
+	}
+	freed = held_sweep_locked(t);
 	if (!h->retire_head) {
-		return 0;
+		return freed;
 	}
 	min = tbl_epoch_min_active(t);
 	if (reap && tbl_entry_at(t, h->retire_head)->retire_epoch >= min
@@ -380,6 +633,14 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 		TBL_CRASH_POINT("epoch.reclaim.unlinked");
 		h->retired_blocks--;
 		h->retired_bytes -= e->bytes;
+		TBL_CRASH_POINT("epoch.reclaim.popped");
+		if (atomic_load_explicit(&e->holds, memory_order_acquire) != 0) {
+			/* No reader can reach it any more, but a zero-copy reader still uses it. */
+			e->retire_next = h->held_head;
+			atomic_signal_fence(memory_order_seq_cst);
+			*(volatile uint64_t *)&h->held_head = off;
+			continue;
+		}
 		freed += e->bytes;
 		tbl_free(&h->alloc, t->base, off);
 	}

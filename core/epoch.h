@@ -7,10 +7,18 @@
  * freed once every slot is either idle or shows a later epoch, i.e. once no reader that could have seen
  * it is still inside. Slots of dead processes are detected (pid + start time) and released.
  *
- * A pin (tbl_pin) keeps the slot's epoch published for as long as the caller holds pointers into the
- * segment, typically a whole PHP request; enter/exit leave a pinned slot alone. Across fork() the pin is
- * handed over: the parent claims a second slot at the same epoch before the fork, and the child adopts
- * it, so there is no moment in which the child's inherited pointers are unprotected.
+ * Zero-copy holds (tbl_hold) keep single entries valid past the read section, for as long as the caller
+ * hands out pointers into them (a PHP request). The reader, inside its read section, appends the
+ * entry's offset to its slot's hold list and increments the entry's hold count. Reclamation frees a
+ * retired entry only when its count is 0; otherwise it moves it to the held list, from which it is freed
+ * once its holders released it (tbl_release_holds, or the reaper for a dead holder, or one that exec'd
+ * another program). Everything else is reclaimed at normal epochs. Across fork() the holds are copied:
+ * the parent claims a slot with the same records before the fork and the child adopts it, so there is no
+ * moment in which the child's inherited pointers are unprotected.
+ *
+ * Crash safety of a hold record: it is written with TBL_HOLD_PENDING before the count changes and
+ * cleared after (taking), or marked before the count drops (releasing). A reaper skips a pending record:
+ * a holder killed exactly there leaks one hold (its entry is never freed), never frees one still in use.
  *
  * Locking: tbl_retire_locked/tbl_reclaim_locked need the allocator lock; slot claim/release and the dead
  * slot reaper take the misc lock themselves. Enter/exit take nothing.
@@ -44,12 +52,7 @@ static inline tbl_status_t tbl_slot_ensure(tbl_t *t)
 static inline void tbl_epoch_enter(tbl_t *t)
 {
 	_Atomic uint64_t *global = &t->hdr->epoch;
-	uint64_t e;
-
-	if (TBL_UNLIKELY(t->pinned)) {
-		return;   /* the pin's older epoch already covers everything this section can reach */
-	}
-	e = atomic_load_explicit(global, memory_order_seq_cst);
+	uint64_t e = atomic_load_explicit(global, memory_order_seq_cst);
 
 	for (;;) {
 		atomic_store_explicit(&t->slot->epoch, e, memory_order_seq_cst);
@@ -63,25 +66,23 @@ static inline void tbl_epoch_enter(tbl_t *t)
 
 static inline void tbl_epoch_exit(tbl_t *t)
 {
-	if (TBL_LIKELY(!t->pinned)) {
-		atomic_store_explicit(&t->slot->epoch, TBL_EPOCH_IDLE, memory_order_release);
-	}
+	atomic_store_explicit(&t->slot->epoch, TBL_EPOCH_IDLE, memory_order_release);
 }
-
-/* Pins (table_core.h). tbl_epoch_unpin also gives back the slots this process claimed for children
- * that never took them (a fork that failed). */
-void tbl_epoch_pin(tbl_t *t);
-void tbl_epoch_unpin(tbl_t *t);
 
 /* The oldest epoch any slot is reading at, UINT64_MAX when nobody is inside a read section. */
 uint64_t tbl_epoch_min_active(tbl_t *t);
 
 /* Queue an unlinked entry for freeing (allocator lock held). */
 void tbl_retire_locked(tbl_t *t, uint64_t entry_off);
-/* Free every retired entry no reader can still see (allocator lock held). With `reap` set, first
- * release the slots of dead processes that hold reclamation back (this reads /proc for each pinning
- * slot: call it when stuck, not routinely). Returns the bytes freed. */
+/* Free every retired entry no reader can still see and no zero-copy reader holds (allocator lock held);
+ * held ones move to the held list, whose released entries are freed here too. With `reap` set, first
+ * release the slots of dead processes that hold reclamation back (this reads /proc for each such slot:
+ * call it when stuck, not routinely); holders that died or exec'd are checked at most every 200 ms
+ * whatever `reap` says. Returns the bytes freed. */
 uint64_t tbl_reclaim_locked(tbl_t *t, int reap);
+
+/* Bytes of retired entries still held by zero-copy readers (walks the held list; allocator lock held). */
+uint64_t tbl_held_retired_bytes_locked(tbl_t *t);
 
 /* Counter bump on this process's own slot (single writer: a relaxed load and store, no RMW). */
 #define TBL_COUNT(t, field, n) do { \

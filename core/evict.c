@@ -563,12 +563,6 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 	return result;
 }
 
-/* This process's own pin is the oldest reader: nothing it retires can be freed before it unpins. */
-static int own_pin_holds(tbl_t *t)
-{
-	return t->pinned && tbl_epoch_min_active(t) == atomic_load(&t->slot->epoch);
-}
-
 uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 {
 	tbl_header_t *h = t->hdr;
@@ -590,7 +584,7 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 			return 0;   /* an unusable allocator lock: no room (never allocate unlocked) */
 		}
 		off = tbl_alloc(&h->alloc, t->base, size);
-		if (!off && h->retire_head) {
+		if (!off && (h->retire_head || h->held_head)) {   /* held_head: epoch.c, zero-copy holds */
 			tbl_reclaim_locked(t, reap);
 			off = tbl_alloc(&h->alloc, t->base, size);
 		}
@@ -609,7 +603,7 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		/* Evict one window. Once one is evicted, its blocks only wait for readers to leave: wait for
 		 * them rather than evict a second window (that is what keeps the price of a write bounded). */
 		if (h->policy != TBL_POLICY_NOEVICTION && (windows == 0 || pending == 0)
-		    && windows < TBL_EVICT_MAX_WINDOWS && !own_pin_holds(t)) {
+		    && windows < TBL_EVICT_MAX_WINDOWS) {
 			evict_result_t r = evict_window(t, held, size, now, &off);
 
 			if (off) {
@@ -629,9 +623,6 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		 * microseconds unless descheduled, so wait, for a bounded time; but not for a reader that
 		 * already made a writer wait in vain (a long scan, a stuck process): fail at once instead. */
 		min = tbl_epoch_min_active(t);
-		if (t->pinned && min == atomic_load(&t->slot->epoch)) {
-			return 0;   /* this process's own pin holds the blocks back: waiting cannot free them */
-		}
 		ms = tbl_clock_monotonic_ms();
 		if (min != UINT64_MAX && min == atomic_load(&h->stuck_epoch)) {
 			if (reaped) {

@@ -102,6 +102,10 @@ static uint64_t gc_run(tbl_t *t, int if_needed)
 	for (off = h->retire_head; off; off = tbl_entry_at(t, off)->retire_next) {
 		mark(&g, off);
 	}
+	/* Retired entries still held by zero-copy readers (epoch.c) are referenced too. */
+	for (off = h->held_head; off; off = tbl_entry_at(t, off)->retire_next) {
+		mark(&g, off);
+	}
 	/* Collect during the walk, retire after it, so the walk never sees the queue it feeds. */
 	tbl_alloc_walk(&h->alloc, t->base, collect_unmarked, pair);
 	for (l = leaks; l; l = leaks) {

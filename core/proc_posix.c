@@ -83,6 +83,57 @@ int tbl_proc_alive(pid_t pid, uint64_t start_time)
 	return 1;
 }
 
+/* Scan /proc/<pid>/maps (pid 0: self) for the line of the mapping that starts at `addr`. Returns 1 and
+ * its inode, 0 when no mapping starts there, -1 when the file cannot be read. Lines look like
+ * "7f2c5a000000-7f2c5e000000 rw-s 00000000 00:01 4242   /dev/zero (deleted)". */
+static int maps_find(pid_t pid, const void *addr, uint64_t *ino)
+{
+	char path[64], line[512];
+	unsigned long long start, end, offset, inode;
+	char perms[8], dev[16];
+	FILE *f;
+	int found = 0;
+
+	if (pid) {
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	} else {
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	}
+	if (!(f = fopen(path, "r"))) {
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %7s %llx %15s %llu", &start, &end, perms, &offset, dev, &inode) == 6
+		    && start == (unsigned long long)(uintptr_t)addr) {
+			*ino = (uint64_t)inode;
+			found = 1;
+			break;
+		}
+		/* A line longer than the buffer: skip its rest. */
+		while (!strchr(line, '\n') && fgets(line, sizeof(line), f)) {
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+uint64_t tbl_proc_mapping_ino(const void *addr)
+{
+	uint64_t ino = 0;
+	return maps_find(0, addr, &ino) == 1 ? ino : 0;
+}
+
+int tbl_proc_maps(pid_t pid, const void *addr, uint64_t ino)
+{
+	uint64_t found_ino = 0;
+	int r = maps_find(pid, addr, &found_ino);
+
+	if (r < 0) {
+		return -1;
+	}
+	return r == 1 && (ino == 0 || found_ino == ino);
+}
+
 pid_t tbl_proc_self(void)
 {
 	return getpid();

@@ -41,6 +41,20 @@ int tbl_proc_alive(pid_t pid, uint64_t start_time)
 	return !(start_time != 0 && now_start != 0 && now_start != start_time);
 }
 
+int tbl_proc_maps(pid_t pid, const void *addr, uint64_t ino)
+{
+	(void)pid;
+	(void)addr;
+	(void)ino;
+	return -1;
+}
+
+uint64_t tbl_proc_mapping_ino(const void *addr)
+{
+	(void)addr;
+	return 0;
+}
+
 pid_t tbl_proc_self(void)
 {
 	return (pid_t)GetCurrentProcessId();

@@ -7,8 +7,6 @@
  *
  *   +--------------------+  0
  *   | tbl_header_t       |  geometry, global epoch, allocator state, retire queue, folded stats
- *   +--------------------+  off_slots
- *   | tbl_slot_t[nslots] |  one per process: read epoch, pid + start time, that process's counters
  *   +--------------------+  off_locks
  *   | tbl_lock_t[...]    |  nstripes stripe locks, then the allocator, namespace and misc locks
  *   +--------------------+  off_nscounts
@@ -21,7 +19,11 @@
  *   | bucket heads       |  _Atomic uint64_t[nbuckets]: offset of the first entry of each chain
  *   +--------------------+  heap_off
  *   | heap               |  entries (tbl_entry_t + key + value), managed by alloc.c
- *   +--------------------+  segment_size
+ *   +--------------------+  segment_size (table.memory)
+ *   | tbl_slot_t[nslots] |  one per process: read epoch, pid + start time, counters, nholds
+ *   +--------------------+  off_holds
+ *   | hold lists         |  TBL_HOLD_MAX entry offsets per slot (zero-copy holds, epoch.c)
+ *   +--------------------+  map_size
  */
 #ifndef TBL_SEGMENT_H
 #define TBL_SEGMENT_H
@@ -61,14 +63,24 @@ typedef struct tbl_slot {
 	_Atomic uint32_t flags;        /* TBL_SLOT_PINNED, TBL_SLOT_HANDOVER */
 	uint64_t start_time;           /* owner's process start time (proc.h) */
 	uint64_t handover_ms;          /* TBL_SLOT_HANDOVER: when the parent claimed it (monotonic ms) */
-	uint64_t reserved[4];
+	_Atomic uint32_t nholds;       /* records in this slot's hold list (epoch.c; written by the owner) */
+	uint32_t reserved1;
+	uint64_t reserved[3];
 	tbl_counters_t stats;          /* second cache line */
 } tbl_slot_t;
 
 _Static_assert(sizeof(tbl_slot_t) == 128, "tbl_slot_t must be two cache lines");
 
-#define TBL_SLOT_PINNED   1u   /* the owner holds a pin (tbl_pin): its epoch stays until tbl_unpin */
-#define TBL_SLOT_HANDOVER 2u   /* claimed by a pinned parent in fork()'s prepare step for its child */
+#define TBL_SLOT_HANDOVER 2u   /* claimed by a holding parent in fork()'s prepare step for its child */
+
+/* Slots are a fixed number, independent of table.memory, and live (with their hold lists) after the heap,
+ * beyond table.memory, in pages that are only faulted in when used. */
+#define TBL_NSLOTS_DEFAULT 4096u
+#define TBL_HOLD_MAX       1024u   /* zero-copy holds per slot; past them, reads copy */
+#define TBL_HOLD_SET_SIZE  (2u * TBL_HOLD_MAX)   /* process-local hold set: power of two */
+#define TBL_HELD_CACHE     (8u * TBL_HOLD_MAX)   /* process-local held entries by key hash, 2-way */
+/* A hold record is an entry offset (16-aligned) with these flags in its low bits. */
+#define TBL_HOLD_PENDING   1u      /* being taken or released: a reaper cannot tell whether it counted */
 
 /* Per stripe and namespace; written under the stripe lock, read with relaxed loads. */
 typedef struct tbl_nscount {
@@ -121,6 +133,9 @@ typedef struct tbl_header {
 	uint32_t nsindex_size;         /* power of two, 2 x max_ns at least */
 	uint32_t reserved0;
 	tbl_hash_key_t hash_key;       /* the key hash's secret (hash.h): random, set once at creation */
+	uint64_t off_holds;            /* hold lists: TBL_HOLD_MAX offsets per slot, after the slots */
+	uint64_t map_size;             /* the whole mapping: segment_size plus the slots and hold lists */
+	uint64_t map_ino;              /* the mapping's inode in /proc/<pid>/maps, 0 unknown (proc.h) */
 
 	/* Global epoch, on a line of its own: readers load it, writers advance it on every retire. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t epoch;
@@ -134,6 +149,8 @@ typedef struct tbl_header {
 	uint64_t evict_runs;                 /* runs of neighbouring blocks evicted, one per write that needed it */
 	_Atomic uint32_t evict_age;          /* lru: age of what gets evicted, moving average, ticks << 8 */
 	uint32_t reserved_evict;
+	uint64_t held_head;                  /* retired entries still held by zero-copy readers (retire_next) */
+	uint64_t holds_reap_ms;              /* last check for dead or exec'd holders (monotonic ms) */
 
 	/* Namespace lock (writers); readers load ns_created with acquire. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint32_t ns_created;
@@ -152,6 +169,9 @@ typedef struct tbl_header {
 	_Atomic uint64_t stuck_epoch;     /* a reader inside since this epoch made a writer wait in vain */
 	_Atomic uint32_t gc_needed;       /* a writer died mid-operation: blocks may have leaked */
 	_Atomic uint32_t has_ttl;         /* some entry was ever stored with an expiry: sweeps are useful */
+	_Atomic uint32_t held_zeroed;     /* a hold count reached 0: the held list has something to free */
+	_Atomic uint64_t held_entries;    /* entries with at least one zero-copy hold */
+	_Atomic uint64_t held_bytes;      /* and their bytes (what table.zero_copy_budget bounds) */
 } tbl_header_t;
 
 /* Entries are immutable once linked, except `next` (relinking), `atime` (advisory), `expire` (touch)
@@ -166,7 +186,7 @@ typedef struct tbl_entry {
 	uint16_t key_len;
 	uint8_t type;
 	uint8_t flags;
-	uint16_t reserved;
+	_Atomic uint16_t holds;        /* zero-copy holds on this entry (epoch.c): freed only at 0 */
 	uint32_t val_len;
 	_Atomic uint32_t atime;        /* LRU tick of the last read (written at most once per tick) */
 	uint32_t created;
@@ -197,9 +217,12 @@ struct tbl {
 	uint64_t rng;                  /* xorshift state for eviction sampling */
 	uint32_t store_count;          /* drives incremental TTL sweeps */
 	pid_t pid;                     /* owner of `slot` */
-	int pinned;                    /* tbl_pin: the slot's epoch stays published until tbl_unpin */
+	_Atomic uint64_t *holds;       /* all slots' hold lists (TBL_HOLD_MAX each) */
+	uint64_t *hold_set;            /* process-local: offsets this process holds, open addressing */
+	uint64_t *held_cache;          /* process-local: held offsets by key hash (tbl_lookup_held) */
 	tbl_slot_t *handover;          /* between fork()'s prepare step and the child: the child's slot */
-	int handed_over;               /* forked while pinned: tbl_unpin looks for slots no child took */
+	int handed_over;               /* forked while holding: tbl_release_holds looks for slots no child took */
+	uint64_t slot_retry_ms;        /* no free slot: don't scan for one again before then (monotonic ms) */
 #define TBL_HANDOVER_GRACE_MS 1000u    /* a child adopts its slot right after fork(); later, it never will */
 	char errstr[256];
 };
@@ -233,6 +256,12 @@ static inline const void *tbl_entry_value(const tbl_entry_t *e)
 static inline uint64_t tbl_entry_alloc_size(size_t key_len, size_t val_len)
 {
 	return sizeof(tbl_entry_t) + tbl_entry_val_offset((uint32_t)key_len) + val_len;
+}
+
+/* The hold list of slot `s`. */
+static inline _Atomic uint64_t *tbl_slot_holds(const tbl_t *t, const tbl_slot_t *s)
+{
+	return t->holds + (size_t)(s - t->slots) * TBL_HOLD_MAX;
 }
 
 static inline tbl_nscount_t *tbl_nscount(const tbl_t *t, uint32_t stripe, uint32_t ns_id)

@@ -21,6 +21,7 @@ const char *tbl_status_str(tbl_status_t status)
 	case TBL_ESYS:      return "system call failed";
 	case TBL_EBUSY:     return "busy";
 	case TBL_ESTALE:    return "namespace was recycled; look it up again";
+	case TBL_EFULL:     return "out of memory";
 	}
 	return "unknown status";
 }

@@ -21,7 +21,8 @@ typedef enum tbl_status {
 	TBL_EINVAL,      /* bad argument (the binding validates first; this is the core's own guard) */
 	TBL_ESYS,        /* a system call failed; the table's errstr names it */
 	TBL_EBUSY,       /* remember(): another process is computing this key */
-	TBL_ESTALE       /* the namespace handle predates a recycling of that namespace: look it up again */
+	TBL_ESTALE,      /* the namespace handle predates a recycling of that namespace: look it up again */
+	TBL_EFULL        /* as TBL_ENOMEM, from cas/incr, whose other answers must not be mistaken for it */
 } tbl_status_t;
 
 /* A short, static, human-readable description ("out of memory", ...). Never NULL. */

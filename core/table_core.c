@@ -2,11 +2,12 @@
  * table_core.c - the facade: creating the segment, the lock-free read path, counters, stats, scans.
  * Writes live in write.c, making room in evict.c, reclamation in epoch.c.
  *
- * The geometry scales with table.memory: one bucket per 256 bytes (power of two), one reader slot per
- * 16 KiB (64 to 4096) and one named namespace per 64 KiB (128 to 4096), besides the default one.
- * Everything but the heap is carved out of the front of the segment; see segment.h for the picture. The
- * mapping is zero-filled, so only the fields that start non-zero are written here, and the untouched
- * parts are never faulted in.
+ * The geometry scales with table.memory: one bucket per 256 bytes (power of two) and one namespace per
+ * 64 KiB (128 to 4096). Everything but the heap is carved out of the front of the segment; see segment.h
+ * for the picture. Reader slots are a fixed number (4096) whatever table.memory says, so that no php-fpm
+ * pool runs out of them: they and their zero-copy hold lists are mapped after the segment's
+ * table.memory bytes. The mapping is zero-filled, so only the fields that start non-zero are written
+ * here, and the untouched parts (nearly all slots and hold lists) are never faulted in.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "evict.h"
 #include "hash.h"
 #include "index.h"
+#include "proc.h"
 #include "sync.h"
 
 static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
@@ -33,20 +35,24 @@ static uint64_t pow2_floor(uint64_t v)
 
 /* Lay the segment out. Returns the heap offset, or 0 when the segment is too small for its own
  * bookkeeping. */
-static uint64_t plan_layout(tbl_header_t *h, uint64_t memory)
+static uint64_t plan_layout(tbl_header_t *h, uint64_t memory, uint32_t nslots)
 {
 	uint64_t off;
 
 	h->nstripes = TBL_NSTRIPES;
-	h->nslots = (uint32_t)clamp_u64(memory / 16384u, 64, 4096);
+	h->nslots = nslots ? (uint32_t)clamp_u64(nslots, 1, 65535) : TBL_NSLOTS_DEFAULT;
 	/* table.memory / 64 KiB named namespaces (128 to 4096), as documented, plus the default one. */
 	h->max_ns = (uint32_t)clamp_u64(memory / 65536u, 128, 4096) + 1u;
 	h->nsindex_size = (uint32_t)pow2_floor(h->max_ns) * 4u;
 	h->nbuckets = pow2_floor(clamp_u64(memory / 256u, 1024, UINT64_MAX / 2));
 
+	/* The slots and hold lists come after the segment's own bytes (TBL_NSLOTS_DEFAULT slots with 8 KiB
+	 * of hold list each: ~33 MiB of address space, faulted in only where used). */
+	h->off_slots = TBL_ALIGN_UP(memory, 4096);
+	h->off_holds = TBL_ALIGN_UP(h->off_slots + (uint64_t)h->nslots * sizeof(tbl_slot_t), 4096);
+	h->map_size = h->off_holds + (uint64_t)h->nslots * TBL_HOLD_MAX * sizeof(uint64_t);
+
 	off = TBL_ALIGN_UP(sizeof(tbl_header_t), TBL_CACHELINE);
-	h->off_slots = off;
-	off += (uint64_t)h->nslots * sizeof(tbl_slot_t);
 	h->off_locks = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
 	off += (uint64_t)TBL_NLOCKS(h) * sizeof(tbl_lock_t);
 	h->off_nscounts = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
@@ -68,6 +74,7 @@ static void bind_handle(tbl_t *t)
 	tbl_header_t *h = t->hdr;
 
 	t->slots = (tbl_slot_t *)(void *)(t->base + h->off_slots);
+	t->holds = (_Atomic uint64_t *)(void *)(t->base + h->off_holds);
 	t->locks = (tbl_lock_t *)(void *)(t->base + h->off_locks);
 	t->nscounts = (tbl_nscount_t *)(void *)(t->base + h->off_nscounts);
 	t->nsrecs = (tbl_nsrec_t *)(void *)(t->base + h->off_nsrecs);
@@ -88,7 +95,7 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 
 	*out = NULL;
 	memset(&plan, 0, sizeof(plan));
-	if (cfg->memory < TBL_MIN_MEMORY || (heap_off = plan_layout(&plan, cfg->memory)) == 0) {
+	if (cfg->memory < TBL_MIN_MEMORY || (heap_off = plan_layout(&plan, cfg->memory, cfg->slots)) == 0) {
 		snprintf(errbuf, errlen, "a segment of %llu bytes is too small (at least %u bytes)",
 		         (unsigned long long)cfg->memory, TBL_MIN_MEMORY);
 		return TBL_EINVAL;
@@ -102,7 +109,7 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 		return TBL_ESYS;
 	}
 	t->shm_ops = tbl_shm_default_ops();
-	if ((st = t->shm_ops->create(&t->shm, (size_t)cfg->memory, errbuf, errlen)) != TBL_OK) {
+	if ((st = t->shm_ops->create(&t->shm, (size_t)plan.map_size, errbuf, errlen)) != TBL_OK) {
 		free(t);
 		return st;
 	}
@@ -126,6 +133,7 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 	h->policy = (uint32_t)cfg->policy;
 	atomic_store(&h->epoch, 1);
 	atomic_store(&h->ns_created, 1);   /* id 0: the default namespace */
+	h->map_ino = tbl_proc_mapping_ino(t->base);
 	bind_handle(t);
 	for (i = 0; i < TBL_NLOCKS(h); i++) {
 		if ((st = tbl_lock_init(&t->locks[i], errbuf, errlen)) != TBL_OK) {
@@ -156,6 +164,7 @@ void tbl_destroy(tbl_t *t)
 	tbl_detach(t);
 	tbl_epoch_untrack_fork(t);
 	t->shm_ops->detach(&t->shm);
+	free(t->hold_set);
 	free(t);
 }
 
@@ -190,23 +199,8 @@ void tbl_read_end(tbl_t *t)
 void tbl_read_reset(tbl_t *t)
 {
 	if (t->slot) {
-		tbl_epoch_exit(t);   /* a pinned section stays open */
+		tbl_epoch_exit(t);
 	}
-}
-
-void tbl_pin(tbl_t *t)
-{
-	tbl_epoch_pin(t);
-}
-
-void tbl_unpin(tbl_t *t)
-{
-	tbl_epoch_unpin(t);
-}
-
-int tbl_pinned(const tbl_t *t)
-{
-	return t->pinned;
 }
 
 uint64_t tbl_retired_bytes(tbl_t *t)
@@ -226,8 +220,9 @@ void tbl_count_failed_store(tbl_t *t)
 	}
 }
 
-static inline void fill_view(const tbl_entry_t *e, tbl_view_t *v)
+static inline void fill_view(const tbl_t *t, const tbl_entry_t *e, tbl_view_t *v)
 {
+	v->entry = tbl_offset_of(t, e);
 	v->type = e->type;
 	v->data = tbl_entry_value(e);
 	v->len = e->val_len;
@@ -257,7 +252,7 @@ static inline tbl_status_t lookup_hashed(tbl_t *t, tbl_ns_t ns, const char *key,
 				TBL_STORE_RELAXED(&e->atime, now.tick);
 			}
 		}
-		fill_view(e, out);
+		fill_view(t, e, out);
 		if (count) {
 			TBL_COUNT(t, hits, 1);
 		}
@@ -284,6 +279,77 @@ tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen
 		return st;
 	}
 	return lookup_hashed(t, ns, key, klen, hash, out, count);
+}
+
+tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
+{
+	uint64_t hash, off, *cell;
+	tbl_entry_t *e;
+	uint32_t exp;
+
+	if (!t->held_cache || !t->slot) {
+		return TBL_ENOTFOUND;
+	}
+	hash = tbl_key_hash(t, key, klen, tbl_ns_id(ns));
+	cell = &t->held_cache[hash & (TBL_HELD_CACHE - 2u)];
+	off = cell[0];
+	if (!off) {
+		return TBL_ENOTFOUND;
+	}
+	/* Held by this process, so allocated and an entry; still the key's live entry unless it was
+	 * retired (a writer sets retire_epoch under its stripe lock, before its call returns). */
+	e = tbl_entry_at(t, off);
+	if (e->hash != hash && cell[1]) {
+		e = tbl_entry_at(t, cell[1]);
+	}
+	if (!tbl_entry_matches(e, hash, tbl_ns_id(ns), key, klen)
+	    || __atomic_load_n(&e->retire_epoch, __ATOMIC_ACQUIRE) != 0 || !tbl_ns_current(t, ns)) {
+		return TBL_ENOTFOUND;
+	}
+	exp = TBL_LOAD_RELAXED(&e->expire);
+	if (exp || t->hdr->policy == TBL_POLICY_LRU) {
+		tbl_now_t now = exp ? tbl_clock_now() : tbl_clock_now_coarse();
+		if (exp && exp < now.sec) {
+			return TBL_ENOTFOUND;   /* the slow path counts the miss */
+		}
+		if (t->hdr->policy == TBL_POLICY_LRU && TBL_LOAD_RELAXED(&e->atime) != now.tick) {
+			TBL_STORE_RELAXED(&e->atime, now.tick);
+		}
+	}
+	fill_view(t, e, out);
+	if (count) {
+		TBL_COUNT(t, hits, 1);
+	}
+	return TBL_OK;
+}
+
+tbl_status_t tbl_lookup_copy(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out,
+                             void **copy)
+{
+	uint64_t hash = tbl_key_hash(t, key, klen, tbl_ns_id(ns));
+	uint32_t stripe = tbl_stripe_of_bucket(t, tbl_bucket_of_hash(t, hash));
+	tbl_status_t st;
+
+	*copy = NULL;
+	/* Writers unlink (and so retire and free) an entry only under its stripe's lock: while we hold it,
+	 * the chain and its entries stay put, with no read section. */
+	if ((st = tbl_stripe_lock(t, stripe)) != TBL_OK) {
+		return st;
+	}
+	st = lookup_hashed(t, ns, key, klen, hash, out, 0);
+	if (st == TBL_OK && out->len > 0) {
+		if ((*copy = malloc(out->len)) == NULL) {
+			st = TBL_ESYS;
+			snprintf(t->errstr, sizeof(t->errstr), "malloc(%u) failed", out->len);
+		} else if (out->type == TBL_T_LONG) {
+			int64_t v = tbl_view_long(out);
+			memcpy(*copy, &v, sizeof(v));
+		} else {
+			memcpy(*copy, out->data, out->len);
+		}
+	}
+	tbl_stripe_unlock(t, stripe);
+	return st;
 }
 
 /* ---- counters and stats -------------------------------------------------------------------------------- */
@@ -374,7 +440,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 			continue;
 		}
 		out->slots_used++;
-		out->pins += (atomic_load(&s->flags) & TBL_SLOT_PINNED) != 0;
+		out->pins += atomic_load(&s->nholds) != 0;
 #define TBL_SUM(f) out->f += TBL_LOAD_RELAXED(&s->stats.f)
 		TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
 		TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom); TBL_SUM(zero_copy_reads);
@@ -398,8 +464,11 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 		out->retired_bytes = h->retired_bytes;
 		out->evicted_bytes = h->evicted_bytes;
 		out->evict_runs = h->evict_runs;
+		out->held_retired_bytes = tbl_held_retired_bytes_locked(t);
 		tbl_alloc_unlock(t);
 	}
+	out->held_entries = atomic_load(&h->held_entries);
+	out->held_bytes = atomic_load(&h->held_bytes);
 	out->segment_size = h->segment_size;
 	out->slots_total = h->nslots;
 	out->lock_repairs = atomic_load(&h->lock_repairs);
@@ -434,7 +503,7 @@ uint64_t tbl_scan(tbl_t *t, uint32_t ns, uint64_t *cursor, uint64_t max_buckets,
 			if ((ns == TBL_SCAN_ALL_NS || (e->ns == tbl_ns_id(ns) && tbl_ns_current(t, ns)))
 			    && !tbl_entry_expired(e, now_sec)) {
 				tbl_view_t v;
-				fill_view(e, &v);
+				fill_view(t, e, &v);
 				stop = fn(ctx, e->ns, tbl_entry_key(e), e->key_len, &v);
 			}
 			off = atomic_load_explicit(&e->next, memory_order_acquire);

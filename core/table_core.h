@@ -73,6 +73,7 @@ typedef struct tbl_config {
 	 * Left 0, the segment's hash key comes from the OS's generator (tbl_create fails without one). */
 	int fixed_hash_key;
 	uint64_t hash_key[2];
+	uint32_t slots;            /* reader slots; 0 = TBL_NSLOTS_DEFAULT (4096). Tests set fewer */
 } tbl_config_t;
 
 typedef struct tbl tbl_t;
@@ -97,7 +98,7 @@ typedef struct tbl_value {
 } tbl_value_t;
 
 /* What a lookup sees. `data` points into the segment (8-byte aligned) and is valid until tbl_read_end(),
- * or until tbl_unpin() when the section was pinned. */
+ * or, once tbl_hold() took it, until tbl_release_holds(). */
 typedef struct tbl_view {
 	uint8_t type;
 	const void *data;
@@ -106,6 +107,7 @@ typedef struct tbl_view {
 	uint32_t created;      /* unix seconds of the first set of this key */
 	uint32_t updated;      /* unix seconds of the latest write */
 	uint32_t expire;       /* unix seconds, 0 = never */
+	uint64_t entry;        /* the entry's offset in the segment (for tbl_hold) */
 } tbl_view_t;
 
 /* The integer of a TBL_T_LONG view. Integers are the one value updated in place (tbl_incr), so read
@@ -147,14 +149,22 @@ tbl_status_t tbl_read_begin(tbl_t *t);
 void tbl_read_end(tbl_t *t);
 void tbl_read_reset(tbl_t *t);
 
-/* Pins: keep the current read section open past tbl_read_end() and tbl_read_reset(), until tbl_unpin().
- * Everything lookups return stays valid meanwhile, so the caller may hand out pointers into the segment
- * (zero-copy reads); in exchange nothing retired after the pin's epoch is freed until then, by anyone.
- * tbl_pin must be called inside a read section. A forked child inherits the pin: it gets a slot of its
- * own at the same epoch before fork() returns. A pinned process that dies is reaped like any reader. */
-void tbl_pin(tbl_t *t);
-void tbl_unpin(tbl_t *t);
-int tbl_pinned(const tbl_t *t);
+/* Zero-copy holds: keep one entry's bytes valid past tbl_read_end(), until tbl_release_holds(), so the
+ * caller may hand out pointers into it. Call inside the read section that found `v`. Only that entry is
+ * held back: if it is replaced or deleted meanwhile, it is retired as usual but freed only once no
+ * process holds it; everything else is reclaimed at normal epochs. TBL_OK: held (also when this process
+ * already held it); TBL_ENOMEM: refused, copy instead, because this process's hold list is full
+ * (TBL_HOLD_MAX), or the held bytes of all processes would pass `budget`. A forked child gets its own
+ * copy of its parent's holds before fork() returns; a dead process's holds, and those of a process that
+ * exec'd another program or unmapped the segment, are released by the reaper. */
+tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget);
+/* A lookup that takes no read section: finds the key only when this process holds its live entry
+ * (tbl_hold), which stays valid without one. TBL_ENOTFOUND means "not held": do a normal lookup. */
+tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
+/* Release every hold of this process (the binding: once its request's memory is gone). */
+void tbl_release_holds(tbl_t *t);
+/* Entries this process holds right now. */
+uint32_t tbl_holds(const tbl_t *t);
 /* Bytes retired and not yet freed (what pins and readers hold back): a racy but cheap read. */
 uint64_t tbl_retired_bytes(tbl_t *t);
 /* Count a read served without copying (stats: zero_copy_reads). */
@@ -170,12 +180,22 @@ tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl
  * (close it with tbl_read_end); any other status comes from tbl_read_begin and opened nothing. */
 tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
 
+/* For a process that has no reader slot (tbl_read_begin said TBL_ENOSLOT: every slot is held by a live
+ * process): look the key up under its stripe lock and copy the value out. Takes no read section and
+ * counts nothing. On TBL_OK, *copy holds out->len bytes from malloc() (NULL when empty; the caller
+ * free()s it), and out->data still names where they were in the segment, which only the binding's
+ * image relocation may use, as an address to subtract. Never calls back into the caller. */
+tbl_status_t tbl_lookup_copy(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out,
+                             void **copy);
+
 /* ---- writes ---------------------------------------------------------------------------------------- */
 /* ttl: seconds from now, 0 = never expires. */
 tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val,
                        uint32_t ttl, tbl_store_mode_t mode);
 /* Replace only when the stored value's type and bytes equal `expected` (or, for a value with ops,
- * when ops->equals says so; TBL_EMISMATCH otherwise, TBL_ENOTFOUND when missing). Keeps the expiry. */
+ * when ops->equals says so; TBL_EMISMATCH otherwise, TBL_ENOTFOUND when missing). Keeps the expiry.
+ * Out of memory is TBL_EFULL here and in tbl_incr, whose other answers must not be mistaken for it
+ * (tbl_store: TBL_ENOMEM). */
 tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected,
                      const tbl_value_t *val);
 tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
@@ -200,7 +220,9 @@ uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns);
 typedef struct tbl_stats {
 	uint64_t hits, misses, sets, deletes, evictions, expirations, oom;
 	uint64_t zero_copy_reads;           /* hits handed out without a copy (part of hits) */
-	uint64_t pins;                      /* slots pinned right now (tbl_pin) */
+	uint64_t pins;                      /* slots holding zero-copy entries right now (tbl_hold) */
+	uint64_t held_entries, held_bytes;  /* entries held by zero-copy readers, and their bytes */
+	uint64_t held_retired_bytes;        /* of those, retired ones: memory held back from reuse */
 	uint64_t entries, entry_bytes;      /* live entries and the bytes they hold */
 	uint64_t segment_size, heap_size;   /* whole mapping; the part usable for entries */
 	uint64_t free_bytes, used_bytes;    /* allocator view (retired-but-unfreed blocks count as used) */

@@ -102,7 +102,7 @@ static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tb
 	e->key_len = (uint16_t)w->klen;
 	e->type = v->type;
 	e->flags = 0;
-	e->reserved = 0;
+	atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
 	e->val_len = v->len;
 	atomic_store_explicit(&e->atime, tbl_lru_insert_tick(t, w->now), memory_order_relaxed);
 	e->created = created;
@@ -233,6 +233,9 @@ tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const 
 		st = TBL_EMISMATCH;
 	} else {
 		st = put_locked(t, &w, val, TBL_LOAD_RELAXED(&old->expire));
+		if (st == TBL_ENOMEM) {
+			st = TBL_EFULL;   /* cas()'s false means "changed": out of memory must not look like it */
+		}
 	}
 	write_end(t, &w);
 	return st;
@@ -307,6 +310,8 @@ tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64
 	st = put_locked(t, &w, &v, expire);
 	if (st == TBL_OK) {
 		*result = next;
+	} else if (st == TBL_ENOMEM) {
+		st = TBL_EFULL;   /* increment() returns an int or throws: there is no "false" to give */
 	}
 done:
 	write_end(t, &w);

@@ -94,12 +94,31 @@ static bool size_array(const HashTable *ht, uint32_t depth, size_t *size)
 	return true;
 }
 
+size_t php_table_image_limit = SIZE_MAX;
+
+/* Big arrays (long lists of short strings above all) gain the least from zero-copy, per byte, and their
+ * images can be 5x their compact encoding: from this image size on, one more than twice the compact
+ * encoding is stored compactly instead. Smaller arrays, records typically, always get their image. */
+#define IMAGE_COMPACT_CHECK_FROM (64u * 1024u)
+#define IMAGE_MAX_RATIO          2u
+
 size_t php_table_image_size(const HashTable *ht)
 {
 	size_t size = 0;
 
-	if (!size_array(ht, 0, &size) || size > UINT32_MAX - 4096u) {
+	if (!size_array(ht, 0, &size) || size > UINT32_MAX - 4096u || size > php_table_image_limit) {
 		return 0;
+	}
+	if (size >= IMAGE_COMPACT_CHECK_FROM) {
+		smart_str native = {0};
+		/* Cannot fail or throw here: size_array() accepted only scalars, strings and such arrays. */
+		int r = php_table_native_encode((HashTable *)ht, &native, PHP_TABLE_ARG_COMPUTED);
+		size_t native_len = native.s ? ZSTR_LEN(native.s) : 0;
+
+		smart_str_free(&native);
+		if (r > 0 && size > IMAGE_MAX_RATIO * native_len) {
+			return 0;
+		}
 	}
 	return size;
 }
@@ -289,5 +308,74 @@ zend_result php_table_image_copy(const void *image, uint32_t len, zval *out)
 {
 	(void)len;
 	copy_array((const zend_array *)image, out);
+	return SUCCESS;
+}
+
+/* ---- copying out of a moved image ----------------------------------------------------------------- */
+
+/* An image's pointers are absolute: after its bytes were copied elsewhere (a read without a reader
+ * slot, tbl_lookup_copy), every pointer is read through `delta` (new place minus old place). */
+#define RELOC(type, p, delta) ((type)(const void *)((const char *)(p) + (delta)))
+
+static void copy_array_moved(const zend_array *src, ptrdiff_t delta, zval *dst);
+
+static void copy_value_moved(const zval *src, ptrdiff_t delta, zval *dst)
+{
+	switch (Z_TYPE_P(src)) {
+		case IS_STRING: {
+			const zend_string *str = RELOC(const zend_string *, Z_STR_P(src), delta);
+			ZVAL_STRINGL_FAST(dst, ZSTR_VAL(str), ZSTR_LEN(str));
+			break;
+		}
+		case IS_ARRAY:
+			copy_array_moved(RELOC(const zend_array *, Z_ARR_P(src), delta), delta, dst);
+			break;
+		default:
+			ZVAL_COPY_VALUE(dst, src);
+			break;
+	}
+}
+
+static void copy_array_moved(const zend_array *src, ptrdiff_t delta, zval *dst)
+{
+	HashTable *ht;
+	uint32_t i;
+	zval tmp;
+
+	array_init_size(dst, src->nNumOfElements);
+	ht = Z_ARRVAL_P(dst);
+	if (HT_IS_PACKED(src)) {
+		const zval *zv = RELOC(const zval *, src->arPacked, delta);
+		for (i = 0; i < src->nNumUsed; i++) {
+			if (!Z_ISUNDEF(zv[i])) {
+				copy_value_moved(&zv[i], delta, &tmp);
+				zend_hash_index_add_new(ht, i, &tmp);
+			}
+		}
+	} else {
+		const Bucket *b = RELOC(const Bucket *, src->arData, delta);
+		for (i = 0; i < src->nNumUsed; i++) {
+			if (Z_ISUNDEF(b[i].val)) {
+				continue;
+			}
+			copy_value_moved(&b[i].val, delta, &tmp);
+			if (b[i].key) {
+				const zend_string *k = RELOC(const zend_string *, b[i].key, delta);
+				zend_string *key = zend_string_init(ZSTR_VAL(k), ZSTR_LEN(k), 0);
+				ZSTR_H(key) = ZSTR_H(k);
+				zend_hash_add_new(ht, key, &tmp);
+				zend_string_release_ex(key, 0);
+			} else {
+				zend_hash_index_add_new(ht, b[i].h, &tmp);
+			}
+		}
+	}
+	ht->nNextFreeElement = src->nNextFreeElement;
+}
+
+zend_result php_table_image_copy_moved(const void *copy, uint32_t len, const void *orig, zval *out)
+{
+	(void)len;
+	copy_array_moved((const zend_array *)copy, (const char *)copy - (const char *)orig, out);
 	return SUCCESS;
 }

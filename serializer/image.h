@@ -11,7 +11,7 @@
  *     its hash precomputed;
  *   - pointers are absolute: the segment is mapped before workers fork, at the same address in all.
  * Arrays derived from an image (array_merge, a separated copy) still point into it, so a process that
- * was handed one stays pinned (tbl_pin) until its request's memory is gone (post_deactivate).
+ * was handed one holds that entry (tbl_hold) until its request's memory is gone (post_deactivate).
  */
 #ifndef PHP_TABLE_IMAGE_H
 #define PHP_TABLE_IMAGE_H
@@ -23,9 +23,14 @@
 extern const tbl_value_ops_t php_table_image_ops;
 
 /* The size of `ht`'s image in bytes, or 0 when it cannot have one (it holds objects, references or
- * resources, is nested deeper than PHP_TABLE_MAX_DEPTH, or is too big); it then takes the native or
- * serialized path, which also reports the errors. */
+ * resources, is nested deeper than PHP_TABLE_MAX_DEPTH, or its image would be larger than
+ * php_table_image_limit), or should not (an image of 64 KiB or more that is over twice the native
+ * encoding); it then takes the native or serialized path, which also reports the errors. An image is
+ * several times larger than the native encoding, so a value too big for the table as an image may
+ * still fit natively: it is stored that way (and copied on every read) instead of failing. */
 size_t php_table_image_size(const HashTable *ht);
+/* The largest image the table can hold (set in MINIT from the table's geometry; SIZE_MAX until then). */
+extern size_t php_table_image_limit;
 
 /* The array an image holds, ready to hand out: immutable, so the zval carries no refcount flags. */
 static zend_always_inline void php_table_image_zval(const void *image, zval *out)
@@ -34,7 +39,10 @@ static zend_always_inline void php_table_image_zval(const void *image, zval *out
 	Z_TYPE_INFO_P(out) = IS_ARRAY;
 }
 
-/* A process-local deep copy of an image (for readers that do not pin). */
+/* A process-local deep copy of an image (for reads that do not hold the entry). */
 zend_result php_table_image_copy(const void *image, uint32_t len, zval *out);
+/* The same, from a copy of an image's bytes made elsewhere (`copy`), whose pointers still name the place
+ * it was copied from (`orig`). */
+zend_result php_table_image_copy_moved(const void *copy, uint32_t len, const void *orig, zval *out);
 
 #endif

@@ -21,7 +21,8 @@
 # non-2xx response or a socket error. --zero-copy VALUE puts table.zero_copy=VALUE in the php.ini (nothing
 # otherwise) and requires the build to know that setting. Afterwards the table's stats must show the mode
 # expected (with auto or 1: every Table read zero-copy; with 0: every read copied) and no worker still
-# pinned once its requests have ended.
+# pinned once its requests have ended. Last, requests that read arrays and then write run until long after
+# the table is full (www/full_write.php): not one of their writes may fail.
 #
 # Prints the mode the table ran in (ini_get('table.zero_copy'), false where the build has no such setting,
 # and the entries of Shm\Table::stats() that name zero_copy, pin, retired or copied, read after the runs),
@@ -260,6 +261,18 @@ FPMERR=$(grep -vE '\] NOTICE: ' "$DIR/fpm-error.log" | head -n 3)
 check '[ -z "$FPMERR" ]' "the FPM error log holds notices only" "$FPMERR"
 NGXERR=$(grep -E '\[(error|crit|alert|emerg)\]' "$DIR/nginx-error.log" | head -n 3)
 check '[ -z "$NGXERR" ]' "nginx logged no error" "$NGXERR"
+
+# --- a full table ---------------------------------------------------------------------------------------
+# Requests that read arrays (zero-copy under auto) and then write, until and long after the table is full
+# (www/full_write.php: 20 writes of 32 KB each): not one write may fail, and the table must have evicted.
+# Zero-copy holds keep only the entries a request was handed, so a full table keeps taking writes.
+FULL_OUT="$DIR/wrk-full-write.txt"
+"${WRK[@]}" "$URL/full_write.php?n=50&w=20&size=32768&keys=$KEYS" >"$FULL_OUT" 2>&1
+FULL_N=$(sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' "$FULL_OUT")
+FULL_ERRS=$(grep -E 'Non-2xx|Socket errors' "$FULL_OUT" | tr '\n' ' ')
+FULL=$(get "full_write.php?report=1")
+check '[ "${FULL_N:-0}" -gt 0 ] && [ -z "$FULL_ERRS" ] && [ "$(json evictions <<<"$FULL")" -gt 0 ] && [ "$(json oom <<<"$FULL")" = 0 ] && [ "$(json pins <<<"$FULL")" = 0 ]' \
+	"full table: ${FULL_N:-?} requests read arrays, then wrote 20 x 32 KB each: failed writes (oom) $(json oom <<<"$FULL") (must be 0), evictions $(json evictions <<<"$FULL") (must be > 0: the table was full), no worker holding entries afterwards" "${FULL_ERRS:-$FULL} $(tail -n 3 "$FULL_OUT" | tr '\n' ' ')"
 
 # --- report --------------------------------------------------------------------------------------------
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }

@@ -1,8 +1,9 @@
 /*
  * test_epoch.c - reader slots and reclamation: a retired entry is freed only after every reader that
  * could see it has left; slots of exited and killed processes are given back; a forked child gets a
- * slot of its own; a pin outlives read_end until unpin, is handed over across fork(), and a killed
- * pinned process is reaped.
+ * slot of its own; a zero-copy hold keeps its one entry (and nothing else) past read_end until
+ * release, is copied across fork(), and a killed or exec'd holder is reaped; 300 processes get slots
+ * at 1 MiB.
  */
 #include <signal.h>
 #include <sys/wait.h>
@@ -112,45 +113,119 @@ TBL_TEST(test_killed_processes_slots_are_reaped)
 }
 
 
-static uint64_t pins(tbl_t *t)
+static tbl_stats_t stats(tbl_t *t)
 {
 	tbl_stats_t st;
 	tbl_get_stats(t, &st);
-	return st.pins;
+	return st;
 }
 
-/* A pinned section outlives tbl_read_end and tbl_read_reset: what it saw stays allocated until unpin. */
-TBL_TEST(test_pin_keeps_what_it_saw_until_unpin)
+/* Look `key` up and hold it (zero-copy); the view stays valid after the read section. */
+static tbl_status_t hold(tbl_t *t, const char *key, tbl_view_t *v, uint64_t budget)
+{
+	tbl_status_t st;
+
+	if ((st = tbl_read_begin(t)) != TBL_OK) {
+		return st;
+	}
+	st = tbl_lookup(t, 0, key, strlen(key), v, 1);
+	if (st == TBL_OK) {
+		st = tbl_hold(t, v, budget);
+	}
+	tbl_read_end(t);
+	return st;
+}
+
+/* A hold keeps its one entry past the read section; every other retired entry is reclaimed as usual,
+ * and the held one is freed at release. */
+TBL_TEST(test_hold_keeps_only_the_held_entry)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
 	tbl_view_t v;
 
 	REQUIRE(t != NULL);
 	CHECK(fixture_set(t, 0, "k", "old", 0) == TBL_OK);
-	REQUIRE(tbl_read_begin(t) == TBL_OK);
-	REQUIRE(tbl_lookup(t, 0, "k", 1, &v, 1) == TBL_OK);
-	tbl_pin(t);
-	tbl_read_end(t);
-	tbl_read_reset(t);
-	CHECK(tbl_pinned(t));
-	CHECK_EQ_U64(pins(t), 1);
-	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);   /* retires "old" */
-	CHECK(fixture_set(t, 0, "j", "x", 0) == TBL_OK);
+	CHECK(fixture_set(t, 0, "j", "j1", 0) == TBL_OK);
+	REQUIRE(hold(t, "k", &v, UINT64_MAX) == TBL_OK);
+	CHECK(hold(t, "k", &v, UINT64_MAX) == TBL_OK);        /* again: still one hold */
+	CHECK_EQ_U64(tbl_holds(t), 1);
+	CHECK_EQ_U64(stats(t).held_entries, 1);
+	CHECK_EQ_U64(stats(t).held_bytes, v.size);
+	CHECK_EQ_U64(stats(t).pins, 1);
+	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);   /* retires "old", which is held */
+	CHECK(fixture_set(t, 0, "j", "j2", 0) == TBL_OK);    /* retires "j1", which is not */
 	reclaim(t);
-	CHECK_EQ_U64(retired(t), 1);
+	CHECK_EQ_U64(retired(t), 0);                          /* nothing waits on epochs any more */
+	CHECK_EQ_U64(stats(t).held_retired_bytes, v.size);   /* "old" waits for its holder */
 	CHECK(v.len == 3 && memcmp(v.data, "old", 3) == 0);
-	tbl_unpin(t);
-	CHECK(!tbl_pinned(t));
-	CHECK_EQ_U64(pins(t), 0);
-	reclaim(t);
-	CHECK_EQ_U64(retired(t), 0);
+	CHECK_CONSISTENT(t);
+	tbl_release_holds(t);
+	CHECK_EQ_U64(tbl_holds(t), 0);
+	CHECK_EQ_U64(stats(t).held_entries, 0);
+	CHECK_EQ_U64(stats(t).held_bytes, 0);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, 0);
+	CHECK_EQ_U64(stats(t).pins, 0);
 	CHECK_CONSISTENT(t);
 	tbl_destroy(t);
 }
 
-/* fork() while pinned: the child owns a pinned slot at the parent's epoch from its first instant, so the
- * parent may unpin at once and the child's inherited view stays allocated until the child unpins. */
-TBL_TEST(test_pin_is_handed_over_across_fork)
+/* Past the budget (bytes held by all processes) a hold is refused, unless the entry is held already. */
+TBL_TEST(test_hold_budget)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	tbl_view_t v, w;
+
+	REQUIRE(t != NULL);
+	CHECK(fixture_set(t, 0, "a", "aaaa", 0) == TBL_OK);
+	CHECK(fixture_set(t, 0, "b", "bbbb", 0) == TBL_OK);
+	CHECK(hold(t, "a", &v, 0) == TBL_ENOMEM);
+	CHECK_EQ_U64(tbl_holds(t), 0);
+	CHECK(hold(t, "a", &v, v.size) == TBL_OK);
+	CHECK(hold(t, "b", &w, v.size) == TBL_ENOMEM);       /* a + b would pass the budget */
+	CHECK(hold(t, "a", &v, 0) == TBL_OK);                 /* held already: nothing more to hold */
+	CHECK_EQ_U64(stats(t).held_bytes, v.size);
+	tbl_release_holds(t);
+	CHECK_EQ_U64(stats(t).held_bytes, 0);
+	tbl_destroy(t);
+}
+
+/* Holding many entries of a full table does not make writes fail: only the held entries stay. */
+TBL_TEST(test_full_table_takes_writes_beside_holds)
+{
+	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_LRU);
+	char key[32], val[200];
+	tbl_view_t v;
+	int i, failed = 0, held = 0;
+
+	REQUIRE(t != NULL);
+	memset(val, 'x', sizeof(val) - 1);
+	val[sizeof(val) - 1] = '\0';
+	for (i = 0; i < 8000; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		fixture_set(t, 0, key, val, 0);
+	}
+	for (i = 7900; i < 8000; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		held += hold(t, key, &v, UINT64_MAX) == TBL_OK;
+	}
+	CHECK(held > 50);
+	for (i = 0; i < 20000; i++) {
+		snprintf(key, sizeof(key), "n%d", i % 9000);
+		failed += fixture_set(t, 0, key, val, 0) != TBL_OK;
+	}
+	CHECK_EQ_U64(failed, 0);
+	CHECK(v.len == sizeof(val) - 1 && v.data != NULL && ((const char *)v.data)[0] == 'x');
+	CHECK_CONSISTENT(t);
+	tbl_release_holds(t);
+	reclaim(t);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+/* fork() while holding: the child owns a copy of the holds from its first instant, so the parent may
+ * release at once and the child's inherited view stays allocated until the child releases. */
+TBL_TEST(test_holds_are_handed_over_across_fork)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
 	int ready[2], release[2], status;
@@ -161,39 +236,37 @@ TBL_TEST(test_pin_is_handed_over_across_fork)
 	REQUIRE(t != NULL);
 	REQUIRE(pipe(ready) == 0 && pipe(release) == 0);
 	CHECK(fixture_set(t, 0, "k", "old", 0) == TBL_OK);
-	REQUIRE(tbl_read_begin(t) == TBL_OK);
-	REQUIRE(tbl_lookup(t, 0, "k", 1, &v, 1) == TBL_OK);
-	tbl_pin(t);
+	REQUIRE(hold(t, "k", &v, UINT64_MAX) == TBL_OK);
 	pid = fork();
 	if (pid == 0) {
-		int ok = tbl_pinned(t);
+		int ok = tbl_holds(t) == 1;
 		(void)!write(ready[1], ok ? "p" : "u", 1);
 		(void)!read(release[0], &c, 1);
 		ok = ok && v.len == 3 && memcmp(v.data, "old", 3) == 0;
-		tbl_unpin(t);
+		tbl_release_holds(t);
 		(void)!write(ready[1], "d", 1);
 		tbl_detach(t);
 		_exit(ok ? 0 : 1);
 	}
-	tbl_unpin(t);
+	tbl_release_holds(t);
 	CHECK(read(ready[0], &c, 1) == 1 && c == 'p');
-	CHECK_EQ_U64(pins(t), 1);
+	CHECK_EQ_U64(stats(t).pins, 1);
 	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);
 	reclaim(t);
-	CHECK_EQ_U64(retired(t), 1);                          /* the child's pin holds "old" */
+	CHECK_EQ_U64(stats(t).held_retired_bytes, v.size);  /* the child's hold keeps "old" */
 	CHECK(write(release[1], "x", 1) == 1);
 	CHECK(read(ready[0], &c, 1) == 1);
-	reclaim(t);
-	CHECK_EQ_U64(retired(t), 0);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, 0);       /* freed by the child's release */
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	CHECK_EQ_U64(pins(t), 0);
+	CHECK_EQ_U64(stats(t).pins, 0);
 	CHECK_CONSISTENT(t);
 	tbl_destroy(t);
 }
 
-/* A pinned process that is SIGKILLed is reaped like any reader: its pin stops holding memory back. */
-TBL_TEST(test_killed_pinned_process_is_reaped)
+/* A holder that is SIGKILLed, or that exec's another program (which never calls in again), holds
+ * nothing: reclamation releases its holds. */
+static void holder_gone(int exec_instead)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
 	int ready[2], status;
@@ -206,10 +279,11 @@ TBL_TEST(test_killed_pinned_process_is_reaped)
 	pid = fork();
 	if (pid == 0) {
 		tbl_view_t v;
-		tbl_read_begin(t);
-		tbl_lookup(t, 0, "k", 1, &v, 1);
-		tbl_pin(t);
+		hold(t, "k", &v, UINT64_MAX);
 		(void)!write(ready[1], "p", 1);
+		if (exec_instead) {
+			execl("/bin/sleep", "sleep", "60", (char *)NULL);
+		}
 		for (;;) {
 			pause();
 		}
@@ -217,23 +291,138 @@ TBL_TEST(test_killed_pinned_process_is_reaped)
 	CHECK(read(ready[0], &c, 1) == 1);
 	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);
 	reclaim(t);
-	CHECK_EQ_U64(retired(t), 1);
-	kill(pid, SIGKILL);
-	CHECK(waitpid(pid, &status, 0) == pid);
-	reclaim(t);                                           /* reaps the dead pinned slot */
-	CHECK_EQ_U64(retired(t), 0);
-	CHECK_EQ_U64(pins(t), 0);
+	CHECK(stats(t).held_retired_bytes > 0);
+	if (exec_instead) {
+		/* Wait until the child runs the other program (its maps no longer show the segment). */
+		char path[64], exe[256];
+		ssize_t n = 0;
+		int i;
+		snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+		for (i = 0; i < 5000; i++) {
+			n = readlink(path, exe, sizeof(exe) - 1);
+			if (n > 0 && (exe[n] = '\0', strstr(exe, "sleep") != NULL)) {
+				break;
+			}
+			usleep(1000);
+		}
+		CHECK(n > 0 && strstr(exe, "sleep") != NULL);
+	} else {
+		kill(pid, SIGKILL);
+		CHECK(waitpid(pid, &status, 0) == pid);
+	}
+	reclaim(t);                                           /* reaps the holder */
+	CHECK_EQ_U64(stats(t).held_retired_bytes, 0);
+	CHECK_EQ_U64(stats(t).held_entries, 0);
+	CHECK_EQ_U64(stats(t).pins, 0);
 	CHECK_CONSISTENT(t);
+	if (exec_instead) {
+		kill(pid, SIGKILL);
+		CHECK(waitpid(pid, &status, 0) == pid);
+	}
+	tbl_destroy(t);
+}
+
+TBL_TEST(test_killed_holder_is_reaped)
+{
+	holder_gone(0);
+}
+
+TBL_TEST(test_holder_that_execs_is_reaped)
+{
+	holder_gone(1);
+}
+
+/* Slots do not depend on table.memory: 300 live processes all get one at 1 MiB. */
+TBL_TEST(test_300_processes_at_1m)
+{
+	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_LRU);
+	int ready[2], release[2], i, ok = 0, status;
+	pid_t pids[300];
+	char c;
+
+	REQUIRE(t != NULL);
+	CHECK_EQ_U64(stats(t).slots_total, 4096);
+	REQUIRE(pipe(ready) == 0 && pipe(release) == 0);
+	for (i = 0; i < 300; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			char key[32], buf[32];
+			close(release[1]);
+			snprintf(key, sizeof(key), "p%d", i);
+			int good = fixture_set(t, 0, key, "v", 0) == TBL_OK
+			           && fixture_get(t, 0, key, buf, sizeof(buf)) == TBL_OK;
+			(void)!write(ready[1], good ? "y" : "n", 1);
+			(void)!read(release[0], &c, 1);   /* stay alive until all 300 have a slot */
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 300; i++) {
+		ok += read(ready[0], &c, 1) == 1 && c == 'y';
+	}
+	CHECK_EQ_U64(ok, 300);
+	CHECK(stats(t).slots_used >= 301);
+	close(release[1]);
+	for (i = 0; i < 300; i++) {
+		waitpid(pids[i], &status, 0);
+	}
+	tbl_destroy(t);
+}
+
+/* A process that finds every slot taken still reads, under the stripe lock, from a copy. */
+TBL_TEST(test_reads_without_a_slot)
+{
+	tbl_config_t cfg;
+	char err[256];
+	tbl_t *t = NULL;
+	int ready[2], release[2], status;
+	pid_t holder, reader;
+	char c;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = 4 * MB;
+	cfg.policy = TBL_POLICY_LRU;
+	cfg.slots = 2;
+	REQUIRE(tbl_create(&t, &cfg, err, sizeof(err)) == TBL_OK);
+	REQUIRE(pipe(ready) == 0 && pipe(release) == 0);
+	CHECK(fixture_set(t, 0, "k", "value", 0) == TBL_OK);   /* the parent takes slot 1 */
+	holder = fork();
+	if (holder == 0) {
+		char buf[16];
+		fixture_get(t, 0, "k", buf, sizeof(buf));           /* slot 2 */
+		(void)!write(ready[1], "h", 1);
+		(void)!read(release[0], &c, 1);
+		tbl_detach(t);
+		_exit(0);
+	}
+	CHECK(read(ready[0], &c, 1) == 1);
+	reader = fork();
+	if (reader == 0) {
+		tbl_view_t v;
+		void *copy = NULL;
+		int ok = tbl_read_begin(t) == TBL_ENOSLOT;
+		ok = ok && tbl_lookup_copy(t, 0, "k", 1, &v, &copy) == TBL_OK && v.len == 5 && memcmp(copy, "value", 5) == 0;
+		free(copy);
+		ok = ok && tbl_lookup_copy(t, 0, "nope", 4, &v, &copy) == TBL_ENOTFOUND && copy == NULL;
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(waitpid(reader, &status, 0) == reader && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(write(release[1], "x", 1) == 1);
+	CHECK(waitpid(holder, &status, 0) == holder);
 	tbl_destroy(t);
 }
 
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_reads_without_a_slot),
 	TBL_TEST_ENTRY(test_reclaim_waits_for_an_active_reader),
 	TBL_TEST_ENTRY(test_forked_child_claims_its_own_slot_and_returns_it),
 	TBL_TEST_ENTRY(test_killed_processes_slots_are_reaped),
-	TBL_TEST_ENTRY(test_pin_keeps_what_it_saw_until_unpin),
-	TBL_TEST_ENTRY(test_pin_is_handed_over_across_fork),
-	TBL_TEST_ENTRY(test_killed_pinned_process_is_reaped),
+	TBL_TEST_ENTRY(test_hold_keeps_only_the_held_entry),
+	TBL_TEST_ENTRY(test_hold_budget),
+	TBL_TEST_ENTRY(test_full_table_takes_writes_beside_holds),
+	TBL_TEST_ENTRY(test_holds_are_handed_over_across_fork),
+	TBL_TEST_ENTRY(test_killed_holder_is_reaped),
+	TBL_TEST_ENTRY(test_holder_that_execs_is_reaped),
+	TBL_TEST_ENTRY(test_300_processes_at_1m),
 };
 
 int main(int argc, char **argv)

@@ -1,16 +1,12 @@
 --TEST--
 Shm\Table: memory: 4 workers writing far past capacity with lru: every set succeeds and nothing read is torn
 --INI--
-table.zero_copy=0
 table.memory=2M
 table.eviction_policy=lru
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_if_valgrind('a stress test, minutes long'); ?>
 --FILE--
 <?php
-// table.zero_copy=0: these long-lived workers read and write for their whole life, and with zero-copy
-// a process that was handed an array keeps everything retired since then until its request ends,
-// which for a CLI worker is its exit (docs/zero-copy.md). This test is about the copying mode.
 use Shm\Table;
 require __DIR__ . '/../helpers.inc';
 

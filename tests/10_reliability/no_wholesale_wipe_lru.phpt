@@ -8,9 +8,8 @@ table.eviction_policy=lru
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_unless_posix(); ?>
 --FILE--
 <?php
-// table.zero_copy=0: this long-lived process reads while it churns; with zero-copy it would keep
-// everything retired since its first read until it exits (docs/zero-copy.md). This test is about
-// eviction in the copying mode.
+// table.zero_copy=0: zero-copy images of these records take more memory than their copying encoding, so
+// the 2 MB table holds too few for the survival thresholds below. This test is about lru in the copying mode.
 use Shm\Table;
 require __DIR__ . '/../helpers.inc';
 require __DIR__ . '/reliability.inc';

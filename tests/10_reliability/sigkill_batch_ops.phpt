@@ -1,7 +1,6 @@
 --TEST--
 Shm\Table: reliability: a child SIGKILLed in the middle of long setMany/deleteMany/clear/clearAll loops leaves the table consistent and writable
 --INI--
-table.zero_copy=0
 table.memory=16M
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_unless_posix(); ?>
@@ -10,9 +9,6 @@ table.memory=16M
 use Shm\Table;
 require __DIR__ . '/../helpers.inc';
 require __DIR__ . '/reliability.inc';
-// table.zero_copy=0: this parent reads arrays for the whole test while its children churn far more than
-// the table holds; with zero-copy its first read would keep everything retired since then until it
-// exits (docs/zero-copy.md). This test is about SIGKILLed writers in the copying mode.
 
 mt_srand(11);
 $report = [];

@@ -1,7 +1,6 @@
 --TEST--
 Shm\Table: reliability: max_execution_time firing in a tight loop of table calls leaves no lock held and the table consistent
 --INI--
-table.zero_copy=0
 zend.signal_check=1
 max_execution_time=0
 table.memory=8M
@@ -12,9 +11,6 @@ table.memory=8M
 use Shm\Table;
 require __DIR__ . '/../helpers.inc';
 require __DIR__ . '/reliability.inc';
-// table.zero_copy=0: this one request reads arrays and rewrites them thousands of times; with zero-copy
-// it would hold everything it retires until it ends (docs/zero-copy.md), and its later writes would
-// fail for want of memory. This test is about timeouts in the copying mode.
 
 rel_seed(300);
 register_shutdown_function(function () {

@@ -1,5 +1,5 @@
 --TEST--
-Shm\Table: zero-copy: a pinned worker that forks hands its pin to the child, whose inherited arrays stay intact after the parent's request ends
+Shm\Table: zero-copy: a worker holding arrays that forks copies its holds to the child, whose inherited arrays stay intact after the parent's request ends
 --INI--
 table.zero_copy=1
 table.memory=4M
@@ -14,8 +14,8 @@ require __DIR__ . '/../helpers.inc';
 $value = ['name' => 'inherited', 'blob' => str_repeat('i', 100000), 'list' => range(1, 100)];
 Table::set('k', $value);
 
-// Worker A reads 'k' zero-copy (it is pinned), forks B and exits: A's pin goes with it, and B holds the
-// pin handed over at the fork. The parent then replaces and deletes 'k' and churns far past what the
+// Worker A reads 'k' zero-copy (it holds it), forks B and exits: A's hold goes with it, and B keeps the
+// copy of the hold it got at the fork. The parent then replaces and deletes 'k' and churns far past what the
 // table holds; B's inherited array must still be intact.
 // Plain forks: B must not inherit a result socket its grandparent waits on.
 $a = pcntl_fork();
@@ -34,8 +34,8 @@ if ($a === 0) {
     exit(0);
 }
 pcntl_waitpid($a, $status);
-echo "pins while A and B live: ", Table::get('a_saw_pins'), "\n";
-echo "pins after A exited: ", Table::stats()['pins'], "\n";
+echo "holders while A and B live: ", Table::get('a_saw_pins'), "\n";
+echo "holders after A exited: ", Table::stats()['pins'], "\n";
 Table::set('k', ['other' => str_repeat('o', 100000)]);
 Table::delete('k');
 $stored = 0;
@@ -45,7 +45,7 @@ for ($i = 0; $i < 60; $i++) {
 Table::set('parent_done', true);
 table_wait_until(fn() => Table::exists('b_verdict'));
 var_dump(Table::get('b_verdict'));
-// B's request ended with its exit: nothing is pinned any more, and the memory comes back.
+// B's request ended with its exit: nothing is held any more, and the memory comes back.
 var_dump(table_wait_until(fn() => Table::stats()['pins'] === 0, 30));
 $failed = 0;
 for ($i = 0; $i < 60; $i++) {
@@ -54,8 +54,8 @@ for ($i = 0; $i < 60; $i++) {
 var_dump($failed);
 ?>
 --EXPECT--
-pins while A and B live: 2
-pins after A exited: 1
+holders while A and B live: 2
+holders after A exited: 1
 string(6) "intact"
 bool(true)
 int(0)

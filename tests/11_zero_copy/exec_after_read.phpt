@@ -1,0 +1,68 @@
+--TEST--
+Shm\Table: zero-copy: a program started with proc_open() or pcntl_exec() after a zero-copy read holds nothing
+--INI--
+table.zero_copy=1
+table.memory=4M
+table.eviction_policy=noeviction
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_pcntl(); table_skip_unless_posix();
+if (!function_exists('proc_open') || !is_executable('/bin/sleep')) die('skip needs proc_open and /bin/sleep'); ?>
+--FILE--
+<?php
+use Shm\Table;
+require __DIR__ . '/../helpers.inc';
+
+Table::set('k', ['blob' => str_repeat('k', 300000)]);
+
+// 1. A worker reads 'k' zero-copy, then starts a program with proc_open() (fork + exec: the fork hands
+//    the worker's holds to the child, which then runs /bin/sleep) and ends its request.
+$worker = table_child_start(function () {
+    $held = Table::get('k');
+    $p = proc_open(['/bin/sleep', '60'], [], $pipes);
+    Table::set('sleeper', proc_get_status($p)['pid']);
+    return $held['blob'][0];
+}, 0);
+var_dump(table_child_wait($worker));
+$sleeper = Table::get('sleeper');
+
+// 2. A worker reads 'k' zero-copy, then replaces itself with /bin/sleep.
+$execd = pcntl_fork();
+if ($execd === 0) {
+    $held = Table::get('k');
+    Table::set('execing', true);
+    pcntl_exec('/bin/sleep', ['60']);
+    exit(1);
+}
+table_wait_until(fn() => Table::exists('execing'));
+table_wait_until(fn() => str_contains((string) @readlink("/proc/$execd/exe"), 'sleep'));
+
+// Both programs are alive, and neither may keep 'k' from being freed: overwrite it until the writers
+// have checked on its holders (spaced out), then 30 MB of overwrites through the 4 MB table all succeed.
+var_dump(posix_kill($sleeper, 0), posix_kill($execd, 0));
+echo "holds before any writer checked: ", Table::stats()['pins'], "\n";   // the two programs' slots
+var_dump(table_wait_until(function () {
+    Table::set('k', ['blob' => str_repeat('n', 300000)]);
+    return Table::stats()['held_entries'] === 0;
+}, 30));
+$failed = 0;
+for ($i = 0; $i < 100; $i++) {
+    $failed += (int) !Table::set('k', ['blob' => str_repeat(chr(65 + $i % 26), 300000)]);
+}
+$s = Table::stats();
+var_dump($failed, $s['pins'], $s['held_retired_bytes']);
+var_dump(posix_kill($sleeper, 0), posix_kill($execd, 0));   // still running all along
+posix_kill($sleeper, SIGKILL);
+posix_kill($execd, SIGKILL);
+pcntl_waitpid($execd, $status);
+?>
+--EXPECT--
+string(1) "k"
+bool(true)
+bool(true)
+holds before any writer checked: 2
+bool(true)
+int(0)
+int(0)
+int(0)
+bool(true)
+bool(true)
