@@ -55,6 +55,7 @@
 #define TBL_EVICT_PROBES       64u    /* random buckets looked at per sample, at most */
 #define TBL_EVICT_CHAIN_LOOK   4u     /* entries taken per sampled chain */
 #define TBL_EVICT_MAX_WINDOWS  4u     /* windows one write may evict, in all (see tbl_alloc_entry) */
+#define TBL_EVICT_RESAMPLES    8u     /* fresh samples before a write that found no window fails */
 #define TBL_ROOM_WAIT_MS       200u   /* longest a writer waits for pinned blocks */
 
 _Static_assert(TBL_NSTRIPES <= 64, "window_lock keeps the stripes it holds in one 64-bit mask");
@@ -242,6 +243,11 @@ static blk_kind_t classify(tbl_t *t, uint64_t off, uint32_t now_sec, uint32_t *a
 	e = tbl_entry_at(t, off);
 	/* Non-zero exactly for retired blocks: tbl_alloc_entry clears it under the lock it is set under. */
 	if (e->retire_epoch != 0) {
+		return BK_BARRIER;
+	}
+	/* Held by a zero-copy reader: evicting it would free nothing until that request ends, so a window
+	 * goes around it. (A hold taken after this look only costs this write one more window.) */
+	if (atomic_load_explicit(&e->holds, memory_order_relaxed) != 0) {
 		return BK_BARRIER;
 	}
 	if (tbl_entry_expired(e, now_sec)) {
@@ -568,7 +574,7 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 	tbl_header_t *h = t->hdr;
 	uint64_t deadline = 0;
 	int expired_tried = 0, reaped = 0, reap_now = 0;
-	unsigned windows = 0;
+	unsigned windows = 0, unlucky = 0;
 
 	if (!t->rng) {
 		t->rng = ((uint64_t)t->pid << 32) ^ now.tick ^ 0x9E3779B97F4A7C15ull;
@@ -614,7 +620,12 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 				continue;
 			}
 			if (r == EV_NONE && pending == 0) {
-				return 0;   /* no run of blocks can hold it and nothing is pending: it cannot fit */
+				/* No sampled window could grow to the size: barriers (retired or held blocks) hemmed
+				 * in every seed. Other seeds may do better; after a few samples, it cannot fit. */
+				if (++unlucky < TBL_EVICT_RESAMPLES) {
+					continue;
+				}
+				return 0;
 			}
 		} else if (pending == 0) {
 			return 0;       /* noeviction, and nothing will be freed */

@@ -199,6 +199,9 @@ tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, cons
 		st = TBL_EEXIST;
 	} else {
 		st = put_locked(t, &w, val, expire_at(w.now, ttl));
+		if (st == TBL_ENOMEM && mode == TBL_STORE_ADD) {
+			st = TBL_EFULL;   /* add()'s false means "someone has it" (a lock taken): no room must not look so */
+		}
 	}
 	write_end(t, &w);
 	maybe_sweep(t, w.now);

@@ -26,7 +26,13 @@ for ($i = 0; $i < $n; $i++) {
 $s = Table::stats();
 var_dump($bad, Table::count() === $n, $s['oom'] > 0, $s['evictions']);
 // more attempts keep failing and keep being counted, without touching anything
-var_dump(Table::set('another', value(1)), Table::add('another', value(1)), Table::stats()['oom'] > $s['oom']);
+var_dump(Table::set('another', value(1)));
+try {
+    Table::add('another', value(1));   // add()'s false would mean "exists": no room throws instead
+} catch (Shm\TableException $e) {
+    echo get_class($e), "\n";
+}
+var_dump(Table::stats()['oom'] > $s['oom']);
 var_dump(Table::get('k0') === value(0));
 // delete some and writes work again
 for ($i = 0; $i < 50; $i++) {
@@ -44,7 +50,7 @@ bool(true)
 bool(true)
 int(0)
 bool(false)
-bool(false)
+Shm\TableException
 bool(true)
 bool(true)
 bool(true)

@@ -1,5 +1,5 @@
 --TEST--
-Shm\Table: memory: out of memory is never reported as a conflict: cas() and increment() throw, set() returns false, all counted in oom
+Shm\Table: memory: out of memory is never reported as a conflict: add(), cas() and increment() throw, set() returns false, all counted in oom
 --INI--
 table.memory=2M
 table.eviction_policy=noeviction
@@ -37,6 +37,14 @@ try {
 } catch (Shm\TableException $e) {
     echo $e->getMessage(), "\n";
 }
+// add(): false means "a live entry exists" (a lock held by someone else); no room is not that.
+try {
+    var_dump(Table::add('lock:new', str_repeat('L', 100000)));
+} catch (Shm\TableException $e) {
+    echo $e->getMessage(), "\n";
+}
+var_dump(Table::exists('lock:new'));
+var_dump(Table::add('c', 'taken'));   // a real conflict is still false
 var_dump(Table::exists('brand-new-counter'));
 // set() keeps its documented false.
 var_dump(Table::set('new', str_repeat('n', 100000)));
@@ -49,7 +57,10 @@ Shm\Table::cas(): out of memory: the table has no room for this value (raise tab
 string(5) "small"
 Shm\Table::increment(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=lru)
 Shm\Table::decrement(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=lru)
+Shm\Table::add(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=lru)
 bool(false)
 bool(false)
-int(4)
+bool(false)
+bool(false)
+int(5)
 bool(false)

@@ -1,5 +1,5 @@
 --TEST--
-Shm\Table: memory: in a full noeviction table, in-place updates still work and failed writes report false
+Shm\Table: memory: in a full noeviction table, in-place updates still work, failed sets report false and add() says it had no room
 --INI--
 table.memory=2M
 table.eviction_policy=noeviction
@@ -23,8 +23,13 @@ $oom = Table::stats()['oom'];
 var_dump(Table::increment('counter', 5), Table::decrement('counter'));
 var_dump(Table::touch('touched', 50), Table::ttl('touched') <= 50);
 var_dump(Table::touch('touched', null), Table::ttl('touched'));
-// new entries are refused with false, never an exception
-var_dump(Table::set('new', str_repeat('n', 5000)), Table::add('new', str_repeat('n', 5000)));
+// new entries are refused: set() with false; add(), whose false would mean "someone has it", throws
+var_dump(Table::set('new', str_repeat('n', 5000)));
+try {
+    Table::add('new', str_repeat('n', 5000));
+} catch (Shm\TableException $e) {
+    echo get_class($e), "\n";
+}
 var_dump(Table::setMany(['new1' => str_repeat('n', 5000), 'new2' => str_repeat('n', 5000)]));
 var_dump(Table::remember('remembered', fn() => str_repeat('r', 5000)) === str_repeat('r', 5000), Table::exists('remembered'));
 var_dump(Table::stats()['oom'] > $oom);
@@ -43,7 +48,7 @@ bool(true)
 bool(true)
 bool(false)
 bool(false)
-bool(false)
+Shm\TableException
 bool(false)
 bool(true)
 bool(false)
