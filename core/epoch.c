@@ -315,9 +315,8 @@ void tbl_release_holds(tbl_t *t)
 		int zeroed = slot_holds_drop(t, t->slot);
 
 		hold_set_clear(t);
-		if (zeroed && __atomic_load_n(&h->held_head, __ATOMIC_RELAXED)) {
-			tbl_alloc_lock(t);
-			held_sweep_locked(t);
+		if (zeroed && __atomic_load_n(&h->held_head, __ATOMIC_RELAXED) && tbl_alloc_lock(t) == TBL_OK) {
+			held_sweep_locked(t);   /* (an unusable allocator lock leaves them for a later sweep) */
 			tbl_alloc_unlock(t);
 		}
 	}
@@ -366,7 +365,9 @@ static unsigned holders_reap(tbl_t *t)
 	uint32_t i, hwm = atomic_load(&h->slots_hwm);
 	unsigned reaped = 0;
 
-	tbl_misc_lock(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return 0;   /* never reap without the lock; the holds stay until it works again */
+	}
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
 		int32_t pid = atomic_load(&s->pid);

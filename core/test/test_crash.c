@@ -43,6 +43,7 @@
 #include "table_fixture.h"
 #include "crash.h"
 #include "crash_harness.h"
+#include "epoch.h"
 #include "sync.h"
 
 #define MB (1024u * 1024u)
@@ -86,7 +87,8 @@ enum op_kind {
 	OP_LOCKDEAD_STRIPE, OP_LOCKDEAD_NS, OP_LOCKDEAD_ALLOC, OP_LOCKDEAD_MISC, OP_PHASE_B,
 	OP_DIE_RECYCLING, OP_NSFIND,
 	OP_COUNT,
-	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM
+	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM,
+	OP_HOLD, OP_FORK_HOLDING, OP_RELEASE
 };
 
 typedef struct op {
@@ -115,6 +117,10 @@ static const op_t ops[] = {
 	{ OP_SET, NULL, "t3", "over-expired", NULL, 0 },    /* meets an expired entry: removes it */
 	{ OP_COUNT, NULL, NULL, NULL, NULL, 0 },            /* expires every due entry of the namespace */
 	{ OP_SET, NULL, "a2", "inserted", NULL, 0 },
+	{ OP_HOLD, NULL, "a2", NULL, NULL, 0 },             /* a zero-copy reader holds a2's entry */
+	{ OP_SET, NULL, "a2", "replaced-while-held", NULL, 0 },   /* retired while held */
+	{ OP_FORK_HOLDING, NULL, NULL, NULL, NULL, 0 },     /* fork hands the holds over; the child exits */
+	{ OP_RELEASE, NULL, NULL, NULL, NULL, 0 },          /* the request ends: holds dropped, held list swept */
 	{ OP_SET, NULL, "base3", "replaced", NULL, 0 },
 	{ OP_ADD, NULL, "a3", "added", NULL, 0 },
 	{ OP_ADD, NULL, "a3", "not-added", NULL, 0 },
@@ -277,6 +283,39 @@ static int run_op(tbl_t *t, const op_t *o)
 			}
 		}
 		return policy == TBL_POLICY_NOEVICTION;   /* noeviction: the table never filled up */
+	case OP_HOLD: {
+		tbl_view_t hv;
+		if ((st = tbl_read_begin(t)) != TBL_OK) {
+			return (int)st;
+		}
+		st = tbl_lookup(t, TBL_NS_DEFAULT, o->key, strlen(o->key), &hv, 0);
+		if (st == TBL_OK) {
+			st = tbl_hold(t, &hv, UINT64_MAX);
+		}
+		tbl_read_end(t);
+		return st == TBL_OK ? 0 : (int)st;
+	}
+	case OP_FORK_HOLDING: {
+		pid_t pid = fork();   /* the atfork handlers hand this process's holds over to the child */
+		int status;
+
+		if (pid == 0) {
+			crash_kill_at(NULL, 0);
+			crash_record(0);
+			_exit(0);        /* dies holding: the reaper releases the child's holds */
+		}
+		waitpid(pid, &status, 0);
+		return 0;
+	}
+	case OP_RELEASE:
+		/* Reclaim first, so the replaced entry sits on the held list for the release to sweep. */
+		if ((st = tbl_alloc_lock(t)) != TBL_OK) {
+			return (int)st;
+		}
+		(void)tbl_reclaim_locked(t, 0);
+		tbl_alloc_unlock(t);
+		tbl_release_holds(t);
+		return tbl_holds(t) == 0 ? 0 : 1;
 	case OP_CLAIM:
 		if (tbl_claim(t, TBL_NS_DEFAULT, o->key, strlen(o->key), 10000) != TBL_OK) {
 			return 1;
