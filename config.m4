@@ -44,10 +44,15 @@ if test "$PHP_TABLE" != "no"; then
     TABLE_SERIALIZER_SOURCES="$TABLE_SERIALIZER_SOURCES serializer/igbinary.c"
   fi
 
-  PHP_NEW_EXTENSION(table, table.c php_table_methods.c php_table_remember.c php_table_scan.c php_table_ns.c php_table_glob.c php_table_testhooks.c php_table_metrics.c $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+  TABLE_BINDING_SOURCES="binding/php_table_methods.c binding/php_table_remember.c binding/php_table_scan.c binding/php_table_ns.c \
+    binding/php_table_glob.c binding/php_table_testhooks.c binding/php_table_metrics.c"
+
+  PHP_NEW_EXTENSION(table, table.c $TABLE_BINDING_SOURCES $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+  PHP_ADD_BUILD_DIR($ext_builddir/binding, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/core, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/serializer, 1)
   PHP_ADD_INCLUDE($ext_srcdir)
+  PHP_ADD_INCLUDE($ext_srcdir/binding)
   if test "$PHP_TABLE_IGBINARY" != "no"; then
     PHP_ADD_EXTENSION_DEP(table, igbinary, false)
   fi

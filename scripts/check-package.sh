@@ -90,8 +90,8 @@ shipped_files() {
 			php/*) continue ;;
 			.gitignore|.gitattributes|.editorconfig|core/Makefile|package.xml|composer.json) continue ;;
 			# the extension's sources
-			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|php_table_*.c|php_table_*.h) r=src ;;
-			core/*/*|serializer/*/*) r="?" ;;
+			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|binding/*.c|binding/*.h) r=src ;;
+			core/*/*|serializer/*/*|binding/*/*) r="?" ;;
 			core/*.c|core/*.h|serializer/*.c|serializer/*.h) r=src ;;
 			# the PHPT suite
 			tests/*.phpt|tests/*.inc) r=test ;;
@@ -325,14 +325,14 @@ w32_sources() {
 if [ ! -f config.w32 ]; then
 	fail "w32: config.w32 missing"
 else
-	m4_sources | sed -E 's|^core/||; s|^serializer/||' |
+	m4_sources | sed -E 's|^core/||; s|^serializer/||; s|^binding/||' |
 		sed -E 's/_posix\.c$/_win32.c/; s/^shm_mmap\.c$/shm_win32.c/; s/^lock_pthread\.c$/lock_win32.c/' | sort -u >"$TMP/want"
-	w32_sources | sed -E 's|^core[/\\]||; s|^serializer[/\\]||' | sort -u >"$TMP/have"
+	w32_sources | sed -E 's|^core[/\\]||; s|^serializer[/\\]||; s|^binding[/\\]||' | sort -u >"$TMP/have"
 	problems=()
 	while IFS= read -r f; do problems+=("config.m4 builds ${f} (or its POSIX counterpart), config.w32 does not"); done < <(comm -23 "$TMP/want" "$TMP/have")
 	while IFS= read -r f; do problems+=("config.w32 builds ${f}, config.m4 has no counterpart"); done < <(comm -13 "$TMP/want" "$TMP/have")
 	while IFS= read -r f; do
-		[ -f "$f" ] || [ -f "core/$f" ] || [ -f "serializer/$f" ] || problems+=("config.w32 names $f, which does not exist")
+		[ -f "$f" ] || [ -f "core/$f" ] || [ -f "serializer/$f" ] || [ -f "binding/$f" ] || problems+=("config.w32 names $f, which does not exist")
 	done <"$TMP/have"
 	grep -qE "ARG_ENABLE\([\"']table[\"']" config.w32 || problems+=("no ARG_ENABLE(\"table\") in config.w32")
 	grep -qE "ARG_ENABLE\([\"']table-igbinary[\"']" config.w32 || problems+=("no ARG_ENABLE(\"table-igbinary\") in config.w32")
