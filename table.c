@@ -1,7 +1,8 @@
 /*
  * table.c - the Zend binding of Shm\Table: INI, module lifecycle, errors, and the helpers the method
  * files in binding/ share (php_table_methods.c, php_table_remember.c, php_table_scan.c, php_table_ns.c,
- * php_table_metrics.c). The core (core/) does all table work and never calls back into PHP; serializer/ encodes and decodes values.
+ * php_table_metrics.c). The core (core/) does all table work and never calls back into PHP;
+ * serializer/ encodes and decodes values.
  *
  * Rules every method follows:
  *   - Validate every argument before touching the table (ValueErrors name the argument).
