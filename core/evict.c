@@ -495,10 +495,16 @@ static unsigned sample_seeds(tbl_t *t, uint64_t *seeds, unsigned max)
 }
 
 /* A block fresh from the allocator (lock held): mark it not retired, which classify() relies on. */
+/* A block just allocated (allocator lock held): not retired, and held by nobody. Both fields must read
+ * so before the writer builds the entry: a writer killed before it wrote them leaves a leak the GC
+ * retires, and a stale holds count from the block's old bytes would keep it on the held list forever. */
 static uint64_t entry_block(tbl_t *t, uint64_t off)
 {
 	if (off) {
-		tbl_entry_at(t, off)->retire_epoch = 0;
+		tbl_entry_t *e = tbl_entry_at(t, off);
+
+		e->retire_epoch = 0;
+		atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
 	}
 	return off;
 }
@@ -607,9 +613,12 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 			}
 		}
 		/* Evict one window. Once one is evicted, its blocks only wait for readers to leave: wait for
-		 * them rather than evict a second window (that is what keeps the price of a write bounded). */
+		 * them rather than evict a second window (that is what keeps the price of a write bounded).
+		 * Nor evict at all while what already waits for readers could cover the request (with slack
+		 * for fragmentation): those readers leave, or are found dead and reaped, and a live entry
+		 * evicted instead would be lost for nothing. */
 		if (h->policy != TBL_POLICY_NOEVICTION && (windows == 0 || pending == 0)
-		    && windows < TBL_EVICT_MAX_WINDOWS) {
+		    && pending < 2 * size && windows < TBL_EVICT_MAX_WINDOWS) {
 			evict_result_t r = evict_window(t, held, size, now, &off);
 
 			if (off) {
