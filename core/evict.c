@@ -54,7 +54,8 @@
 #define TBL_EVICT_FREE_SEEDS   4u     /* and the largest free blocks */
 #define TBL_EVICT_PROBES       64u    /* random buckets looked at per sample, at most */
 #define TBL_EVICT_CHAIN_LOOK   4u     /* entries taken per sampled chain */
-#define TBL_EVICT_MAX_WINDOWS  4u     /* windows one write may evict, in all (see tbl_alloc_entry) */
+#define TBL_EVICT_MAX_WINDOWS  16u    /* windows one write may evict, in all: beyond the first, each only
+                                       * replaces room another writer took (see tbl_alloc_entry) */
 #define TBL_EVICT_RESAMPLES    8u     /* fresh samples before a write that found no window fails */
 #define TBL_ROOM_WAIT_MS       200u   /* longest a writer waits for pinned blocks */
 
@@ -575,11 +576,16 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 	return result;
 }
 
+static int can_still_evict(const tbl_header_t *h, unsigned windows)
+{
+	return h->policy != TBL_POLICY_NOEVICTION && windows < TBL_EVICT_MAX_WINDOWS;
+}
+
 uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 {
 	tbl_header_t *h = t->hdr;
 	uint64_t deadline = 0;
-	int expired_tried = 0, reaped = 0, reap_now = 0;
+	int expired_tried = 0, reaped = 0, reap_now = 0, waited_out = 0;
 	unsigned windows = 0, unlucky = 0;
 
 	if (!t->rng) {
@@ -616,9 +622,10 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		 * them rather than evict a second window (that is what keeps the price of a write bounded).
 		 * Nor evict at all while what already waits for readers could cover the request (with slack
 		 * for fragmentation): those readers leave, or are found dead and reaped, and a live entry
-		 * evicted instead would be lost for nothing. */
-		if (h->policy != TBL_POLICY_NOEVICTION && (windows == 0 || pending == 0)
-		    && pending < 2 * size && windows < TBL_EVICT_MAX_WINDOWS) {
+		 * evicted instead would be lost for nothing. Once waiting for them has run out, evict after
+		 * all (at most TBL_EVICT_MAX_WINDOWS in all) rather than fail the write. */
+		if (h->policy != TBL_POLICY_NOEVICTION && (windows == 0 || pending == 0 || waited_out)
+		    && (pending < 2 * size || waited_out) && windows < TBL_EVICT_MAX_WINDOWS) {
 			evict_result_t r = evict_window(t, held, size, now, &off);
 
 			if (off) {
@@ -646,6 +653,10 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 		ms = tbl_clock_monotonic_ms();
 		if (min != UINT64_MAX && min == atomic_load(&h->stuck_epoch)) {
 			if (reaped) {
+				if (!waited_out && can_still_evict(h, windows)) {
+					waited_out = 1;
+					continue;
+				}
 				return 0;
 			}
 			/* Known to be stuck: do not wait, but do check once whether that reader has died. */
@@ -656,6 +667,10 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 			deadline = ms + TBL_ROOM_WAIT_MS;
 		} else if (ms >= deadline) {
 			atomic_store(&h->stuck_epoch, min);
+			if (!waited_out && can_still_evict(h, windows)) {
+				waited_out = 1;
+				continue;
+			}
 			return 0;
 		}
 		sched_yield();
