@@ -19,7 +19,7 @@ $results = table_fork(4, function (int $w) {
             $retries++;
         }
     }
-    // arrays compare by their stored encoding
+    // arrays compare with ===, as scalars do
     for ($done = 0; $done < 50; ) {
         $l = Table::get('list');
         $new = $l;
