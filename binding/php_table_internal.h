@@ -183,18 +183,25 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 	tbl_status_t st;
 	zend_result r;
 
-	/* An array this request already holds is handed out again without a read section. */
-	if (php_table_holding && tbl_lookup_held(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count) == TBL_OK) {
-		if (meta) {
-			*meta = v;
+	/* An array this request already holds is handed out again without a read section. The key is
+	 * hashed once for both lookups. */
+	if (php_table_holding) {
+		uint64_t hash = tbl_hash_of(t, ns, ZSTR_VAL(key), ZSTR_LEN(key));
+
+		if (tbl_lookup_held(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), hash, &v, count) == TBL_OK) {
+			if (meta) {
+				*meta = v;
+			}
+			if (count) {
+				tbl_count_zero_copy_read(t);
+			}
+			php_table_image_zval(v.data, rv);
+			return 1;
 		}
-		if (count) {
-			tbl_count_zero_copy_read(t);
-		}
-		php_table_image_zval(v.data, rv);
-		return 1;
+		st = tbl_read_lookup_hashed(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), hash, &v, count);
+	} else {
+		st = tbl_read_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count);
 	}
-	st = tbl_read_lookup(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &v, count);
 	if (UNEXPECTED(st != TBL_OK && st != TBL_ENOTFOUND)) {
 		if (st == TBL_ENOSLOT) {
 			return php_table_fetch_slotless(t, ns, key, rv, meta);   /* every slot is taken: copy under a lock */

@@ -270,9 +270,19 @@ tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl
 	return lookup_hashed(t, ns, key, klen, tbl_key_hash(t, key, klen, tbl_ns_id(ns)), out, count);
 }
 
+uint64_t tbl_hash_of(const tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
+{
+	return tbl_key_hash(t, key, klen, tbl_ns_id(ns));
+}
+
 tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
 {
-	uint64_t hash = tbl_key_hash(t, key, klen, tbl_ns_id(ns));
+	return tbl_read_lookup_hashed(t, ns, key, klen, tbl_key_hash(t, key, klen, tbl_ns_id(ns)), out, count);
+}
+
+tbl_status_t tbl_read_lookup_hashed(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint64_t hash,
+                                    tbl_view_t *out, int count)
+{
 	tbl_status_t st = tbl_read_begin(t);
 
 	if (TBL_UNLIKELY(st != TBL_OK)) {
@@ -281,16 +291,16 @@ tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen
 	return lookup_hashed(t, ns, key, klen, hash, out, count);
 }
 
-tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
+tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint64_t hash, tbl_view_t *out,
+                             int count)
 {
-	uint64_t hash, off, *cell;
+	uint64_t off, *cell;
 	tbl_entry_t *e;
 	uint32_t exp;
 
 	if (!t->held_cache || !t->slot) {
 		return TBL_ENOTFOUND;
 	}
-	hash = tbl_key_hash(t, key, klen, tbl_ns_id(ns));
 	cell = &t->held_cache[hash & (TBL_HELD_CACHE - 2u)];
 	off = cell[0];
 	if (!off) {

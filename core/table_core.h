@@ -159,8 +159,10 @@ void tbl_read_reset(tbl_t *t);
  * exec'd another program or unmapped the segment, are released by the reaper. */
 tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget);
 /* A lookup that takes no read section: finds the key only when this process holds its live entry
- * (tbl_hold), which stays valid without one. TBL_ENOTFOUND means "not held": do a normal lookup. */
-tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
+ * (tbl_hold), which stays valid without one. TBL_ENOTFOUND means "not held": do a normal lookup, with the
+ * same `hash` (tbl_hash_of). */
+tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint64_t hash, tbl_view_t *out,
+                             int count);
 /* Release every hold of this process (the binding: once its request's memory is gone). */
 void tbl_release_holds(tbl_t *t);
 /* Entries this process holds right now. */
@@ -179,6 +181,12 @@ tbl_status_t tbl_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl
  * section's fence, so the hash's latency overlaps it. TBL_OK and TBL_ENOTFOUND leave the section open
  * (close it with tbl_read_end); any other status comes from tbl_read_begin and opened nothing. */
 tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count);
+/* The same with the key's hash already computed (tbl_hash_of), for a path that also tried
+ * tbl_lookup_held: the key is hashed once. */
+tbl_status_t tbl_read_lookup_hashed(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint64_t hash,
+                                    tbl_view_t *out, int count);
+/* The key hash of `key` in `ns`, keyed per segment. */
+uint64_t tbl_hash_of(const tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
 
 /* For a process that has no reader slot (tbl_read_begin said TBL_ENOSLOT: every slot is held by a live
  * process): look the key up under its stripe lock and copy the value out. Takes no read section and
