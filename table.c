@@ -361,7 +361,7 @@ zend_long php_table_seconds_left(uint32_t expire)
 /* Encode a value; false when it threw (the caller must still free `enc`). */
 bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc)
 {
-	if (php_table_encode(value, php_table_ser, argnum, enc) != SUCCESS) {
+	if (php_table_encode(value, php_table_ser, argnum, php_table_encode_images && tbl_memory_short(t), enc) != SUCCESS) {
 		return false;
 	}
 	if (UNEXPECTED(enc->size > UINT32_MAX)) {

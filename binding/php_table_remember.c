@@ -80,7 +80,8 @@ static zend_result php_table_compute(tbl_t *t, const zend_string *nsname, tbl_ns
 	if (Z_ISREF(rv)) {
 		zend_unwrap_reference(&rv);
 	}
-	if (php_table_encode(&rv, php_table_ser, PHP_TABLE_ARG_COMPUTED, &enc) != SUCCESS) {
+	if (php_table_encode(&rv, php_table_ser, PHP_TABLE_ARG_COMPUTED, php_table_encode_images && tbl_memory_short(t),
+	                     &enc) != SUCCESS) {
 		php_table_encoded_free(&enc);
 		zval_ptr_dtor(&rv);
 		return FAILURE;

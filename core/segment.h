@@ -172,6 +172,7 @@ typedef struct tbl_header {
 	_Atomic uint32_t held_zeroed;     /* a hold count reached 0: the held list has something to free */
 	_Atomic uint64_t held_entries;    /* entries with at least one zero-copy hold */
 	_Atomic uint64_t held_bytes;      /* and their bytes (what table.zero_copy_budget bounds) */
+	_Atomic uint64_t free_hint;       /* alloc.free_bytes when the allocator lock was last released */
 } tbl_header_t;
 
 /* Entries are immutable once linked, except `next` (relinking), `atime` (advisory), `expire` (touch)

@@ -176,6 +176,8 @@ tbl_status_t tbl_alloc_lock(tbl_t *t)
 
 void tbl_alloc_unlock(tbl_t *t)
 {
+	/* Published for tbl_memory_short(), which reads it without the lock. */
+	TBL_STORE_RELAXED(&t->hdr->free_hint, t->hdr->alloc.free_bytes);
 	tbl_lock_release(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr)));
 	unblock(t);
 }

@@ -143,6 +143,7 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 		}
 	}
 	tbl_alloc_init(&h->alloc, t->base, heap_off, cfg->memory - heap_off);
+	atomic_store(&h->free_hint, h->alloc.free_bytes);
 	tbl_epoch_track_fork(t);
 	*out = t;
 	return TBL_OK;

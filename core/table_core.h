@@ -221,6 +221,13 @@ tbl_status_t tbl_clear_all(tbl_t *t, uint64_t *removed);
 /* The largest value (in bytes) a key of `klen` bytes could ever hold: the whole heap as one entry. */
 uint64_t tbl_value_max(tbl_t *t, size_t klen);
 
+/* Whether free memory is short: less than 1/TBL_MEMORY_SHORT_DIV of the heap was free when the allocator
+ * lock was last released (a relaxed read, no lock: a hint, possibly a moment old). A full cache is short
+ * for good, since eviction frees only what each write needs. The binding then stores arrays in their
+ * compact encoding rather than as zero-copy images more than twice that size. */
+#define TBL_MEMORY_SHORT_DIV 8u
+int tbl_memory_short(const tbl_t *t);
+
 /* ---- counters ---------------------------------------------------------------------------------------- */
 uint64_t tbl_ns_entries(tbl_t *t, tbl_ns_t ns);    /* O(stripes) */
 uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns);

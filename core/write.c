@@ -160,6 +160,13 @@ uint64_t tbl_value_max(tbl_t *t, size_t klen)
 	return max < UINT32_MAX - 4096u ? max : UINT32_MAX - 4096u;
 }
 
+int tbl_memory_short(const tbl_t *t)
+{
+	const tbl_header_t *h = t->hdr;
+
+	return TBL_LOAD_RELAXED(&h->free_hint) < (h->alloc.heap_end - h->alloc.heap_off) / TBL_MEMORY_SHORT_DIV;
+}
+
 static tbl_status_t check_size(tbl_t *t, size_t klen, const tbl_value_t *v)
 {
 	if (v->len > tbl_value_max(t, klen)) {

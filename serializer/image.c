@@ -96,29 +96,31 @@ static bool size_array(const HashTable *ht, uint32_t depth, size_t *size)
 
 size_t php_table_image_limit = SIZE_MAX;
 
-/* Big arrays (long lists of short strings above all) gain the least from zero-copy, per byte, and their
- * images can be 5x their compact encoding: from this image size on, one more than twice the compact
- * encoding is stored compactly instead. Smaller arrays, records typically, always get their image. */
+/* An image costs more memory than the compact (native) encoding: a 32-byte Bucket per element, a 24-byte
+ * header per string, 56 bytes and hash slots per array. Records of short strings come to 3 to 6 times
+ * their compact size, long lists of short strings to 5. That memory buys reads without a copy while the
+ * table has room to spare. An image over IMAGE_MAX_RATIO times the compact encoding is therefore
+ * refused (the array is stored compactly and copied on every read) when memory is short, where it
+ * would cost entries, and always from IMAGE_COMPACT_CHECK_FROM bytes on, where a copy costs least per
+ * byte. The compact encoding is only computed for those two cases. */
 #define IMAGE_COMPACT_CHECK_FROM (64u * 1024u)
 #define IMAGE_MAX_RATIO          2u
 
-size_t php_table_image_size(const HashTable *ht)
+size_t php_table_image_size(const HashTable *ht, bool memory_short, smart_str *native)
 {
 	size_t size = 0;
 
 	if (!size_array(ht, 0, &size) || size > UINT32_MAX - 4096u || size > php_table_image_limit) {
 		return 0;
 	}
-	if (size >= IMAGE_COMPACT_CHECK_FROM) {
-		smart_str native = {0};
+	if (size >= IMAGE_COMPACT_CHECK_FROM || memory_short) {
 		/* Cannot fail or throw here: size_array() accepted only scalars, strings and such arrays. */
-		int r = php_table_native_encode((HashTable *)ht, &native, PHP_TABLE_ARG_COMPUTED);
-		size_t native_len = native.s ? ZSTR_LEN(native.s) : 0;
+		int r = php_table_native_encode((HashTable *)ht, native, PHP_TABLE_ARG_COMPUTED);
 
-		smart_str_free(&native);
-		if (r > 0 && size > IMAGE_MAX_RATIO * native_len) {
-			return 0;
+		if (r > 0 && native->s && size > IMAGE_MAX_RATIO * ZSTR_LEN(native->s)) {
+			return 0;   /* the caller stores `native` */
 		}
+		smart_str_free(native);
 	}
 	return size;
 }

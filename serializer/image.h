@@ -24,11 +24,11 @@ extern const tbl_value_ops_t php_table_image_ops;
 
 /* The size of `ht`'s image in bytes, or 0 when it cannot have one (it holds objects, references or
  * resources, is nested deeper than PHP_TABLE_MAX_DEPTH, or its image would be larger than
- * php_table_image_limit), or should not (an image of 64 KiB or more that is over twice the native
- * encoding); it then takes the native or serialized path, which also reports the errors. An image is
- * several times larger than the native encoding, so a value too big for the table as an image may
- * still fit natively: it is stored that way (and copied on every read) instead of failing. */
-size_t php_table_image_size(const HashTable *ht);
+ * php_table_image_limit: too big for the table as an image, it may still fit compactly) or should not:
+ * its image would be over twice its compact encoding, and either memory is short (`memory_short`, from
+ * tbl_memory_short()) or the image is 64 KiB or more. In that last case `native` (empty on entry) holds
+ * the compact encoding on return, for the caller to store; otherwise `native` is left empty. */
+size_t php_table_image_size(const HashTable *ht, bool memory_short, smart_str *native);
 /* The largest image the table can hold (set in MINIT from the table's geometry; SIZE_MAX until then). */
 extern size_t php_table_image_limit;
 

@@ -63,13 +63,14 @@ typedef struct php_table_encoded {
 } php_table_encoded;
 
 /* Encode `value`. `argnum` is the position of the value argument, used in error messages
- * (PHP_TABLE_ARG_COMPUTED for the result of remember()'s callback).
+ * (PHP_TABLE_ARG_COMPUTED for the result of remember()'s callback). `memory_short` (tbl_memory_short())
+ * makes an array whose zero-copy image would be over twice its compact encoding be stored compactly.
  * FAILURE with an exception set when the value cannot be stored:
  *   TypeError  - it is or contains a resource;
  *   ValueError - an array nested deeper than PHP_TABLE_MAX_SERIAL_DEPTH;
  *   whatever the serializer throws (e.g. "Serialization of 'Closure' is not allowed").
  * Nothing is stored on FAILURE (the caller does not call the core). */
-zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint32_t argnum,
+zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool memory_short,
                              php_table_encoded *enc);
 void php_table_encoded_free(php_table_encoded *enc);
 

@@ -1,6 +1,7 @@
 /*
  * test_stats.c - tbl_get_stats(), the figures Shm\Table::stats() and metrics() are built from: each
- * counter moves with the operation it counts, and gc_runs counts the leak-recovery passes.
+ * counter moves with the operation it counts, and gc_runs counts the leak-recovery passes; and
+ * tbl_memory_short(), the hint read from the same allocator counters.
  */
 #include "harness.h"
 #include "table_fixture.h"
@@ -50,9 +51,40 @@ TBL_TEST(test_gc_runs_counted)
 	tbl_destroy(t);
 }
 
+/* tbl_memory_short(): false while an eighth of the heap is free, true once a table without eviction is
+ * full, false again once it is emptied and its memory reclaimed. */
+TBL_TEST(test_memory_short_follows_free_memory)
+{
+	tbl_t *t = fixture_open(4u << 20, TBL_POLICY_NOEVICTION);
+	char key[32], val[1024];
+	tbl_status_t st = TBL_OK;
+	uint64_t removed, i;
+	tbl_stats_t s;
+
+	REQUIRE(t != NULL);
+	memset(val, 'v', sizeof(val) - 1);
+	val[sizeof(val) - 1] = '\0';
+	CHECK(!tbl_memory_short(t));
+	for (i = 0; st == TBL_OK; i++) {
+		snprintf(key, sizeof(key), "k%llu", (unsigned long long)i);
+		st = fixture_set(t, TBL_NS_DEFAULT, key, val, 0);
+		tbl_get_stats(t, &s);
+		/* Exactly when the allocator's free bytes drop under an eighth of the heap. */
+		CHECK(tbl_memory_short(t) == (s.free_bytes < s.heap_size / TBL_MEMORY_SHORT_DIV));
+	}
+	CHECK(st == TBL_ENOMEM);   /* tbl_store's out of memory */
+	CHECK(tbl_memory_short(t));
+	CHECK(tbl_clear_all(t, &removed) == TBL_OK);
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "after", "1", 0) == TBL_OK);   /* reclaims what clear retired */
+	CHECK(!tbl_memory_short(t));
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_counters_follow_operations),
 	TBL_TEST_ENTRY(test_gc_runs_counted),
+	TBL_TEST_ENTRY(test_memory_short_follows_free_memory),
 };
 
 int main(int argc, char **argv)

@@ -11,9 +11,11 @@ table.eviction_policy=lru
 <?php
 use Shm\Table;
 
+// The blob keeps each image within twice the compact encoding, so that arrays written into the full table
+// are still images (compact_when_memory_short.phpt covers the others).
 function rec(int $i): array
 {
-    return ['id' => $i, 'name' => "record $i", 'tags' => ['a', 'b', 'c'], 'blob' => str_repeat('x', 300)];
+    return ['id' => $i, 'name' => "record $i", 'tags' => ['a', 'b', 'c'], 'blob' => str_repeat('x', 800)];
 }
 // Fill the table to the brim with arrays.
 for ($i = 0; $i < 20000; $i++) {
