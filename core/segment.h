@@ -289,7 +289,7 @@ static inline uint32_t tbl_stripe_of_bucket(const tbl_t *t, uint64_t bucket)
 }
 
 /* The hash of a key in namespace `ns_id`: the index, the checker and the claims all use this one. */
-static inline uint64_t tbl_key_hash(const tbl_t *t, const char *key, size_t klen, uint16_t ns_id)
+TBL_INLINE uint64_t tbl_key_hash(const tbl_t *t, const char *key, size_t klen, uint16_t ns_id)
 {
 	return tbl_hash_key(&t->hash_key, key, klen, ns_id);
 }

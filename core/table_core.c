@@ -181,7 +181,8 @@ const char *tbl_errstr(tbl_t *t)
 
 /* ---- reads --------------------------------------------------------------------------------------------- */
 
-tbl_status_t tbl_read_begin(tbl_t *t)
+/* Inlined into the lookups below, the read path's hottest calls. */
+TBL_INLINE tbl_status_t read_begin(tbl_t *t)
 {
 	tbl_status_t st = tbl_slot_ensure(t);
 
@@ -190,6 +191,11 @@ tbl_status_t tbl_read_begin(tbl_t *t)
 	}
 	tbl_epoch_enter(t);
 	return TBL_OK;
+}
+
+tbl_status_t tbl_read_begin(tbl_t *t)
+{
+	return read_begin(t);
 }
 
 void tbl_read_end(tbl_t *t)
@@ -276,15 +282,21 @@ uint64_t tbl_hash_of(const tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
 	return tbl_key_hash(t, key, klen, tbl_ns_id(ns));
 }
 
-tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
-{
-	return tbl_read_lookup_hashed(t, ns, key, klen, tbl_key_hash(t, key, klen, tbl_ns_id(ns)), out, count);
-}
-
 tbl_status_t tbl_read_lookup_hashed(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint64_t hash,
                                     tbl_view_t *out, int count)
 {
-	tbl_status_t st = tbl_read_begin(t);
+	tbl_status_t st = read_begin(t);
+
+	if (TBL_UNLIKELY(st != TBL_OK)) {
+		return st;
+	}
+	return lookup_hashed(t, ns, key, klen, hash, out, count);
+}
+
+tbl_status_t tbl_read_lookup(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out, int count)
+{
+	uint64_t hash = tbl_key_hash(t, key, klen, tbl_ns_id(ns));
+	tbl_status_t st = read_begin(t);
 
 	if (TBL_UNLIKELY(st != TBL_OK)) {
 		return st;
