@@ -6,13 +6,16 @@ declare(strict_types=1);
 // proving that it aborts on bad data. Load it with -d auto_prepend_file=benchmarks/test/FakeTable.php
 // (never together with the extension). BENCH_FAKE_TABLE_FAULT injects one fault:
 //   corrupt  - every 100th set stores a changed record: seeding verification must abort the run
-//   miss     - get() misses one key, in forked workers only: the timed loop must count it and fail
+//   miss     - get() misses one key in the timed workers only: the timed loop must count it and fail. The
+//              runner verifies in forked children too, which read each key once; a process misses only
+//              from its 1,001st get on, which only a timed worker reaches.
 
 namespace Shm;
 
 final class Table
 {
     private static ?int $seeder = null;
+    private static int $gets = 0;
 
     public static function count(): int
     {
@@ -31,7 +34,8 @@ final class Table
 
     public static function get(string $key): mixed
     {
-        if (getenv('BENCH_FAKE_TABLE_FAULT') === 'miss' && getmypid() !== self::$seeder && crc32($key) % 100 === 0) {
+        if (getenv('BENCH_FAKE_TABLE_FAULT') === 'miss' && getmypid() !== self::$seeder && ++self::$gets > 1000
+            && crc32($key) % 100 === 0) {
             return null;
         }
         $value = apcu_fetch("fake-table:$key", $found);

@@ -13,6 +13,11 @@ use Shm\Bench\Subject\Subject;
  * Seeds a subject through its own API and proves, through the same API, that it holds the case's data:
  * before timing, and again after every iteration. A benchmark that measures misses is worse than none,
  * so any difference aborts the run, naming the subject, the case and the key.
+ *
+ * The reads that prove it run in a forked child (where pcntl is available). With zero-copy on, a CLI
+ * process holds every entry it reads until it exits, at most 1,024 of them, and forked workers inherit
+ * those holds: reading in this long-lived process would fill its hold list with the first seeding's
+ * entries, and every later worker would have to copy what it reads.
  */
 final readonly class Verifier
 {
@@ -28,7 +33,7 @@ final readonly class Verifier
                 $this->fail("storing key \"$key\" failed while seeding");
             }
         }
-        $this->verifyValues('after seeding');
+        $this->inChild(fn () => $this->verifyValues('after seeding'));
     }
 
     /** After timing $ops operations in all: values unchanged, or counters that add up. */
@@ -36,9 +41,58 @@ final readonly class Verifier
     {
         $workload = $this->case->workload;
         if ($workload->uses(Operation::Increment)) {
-            $this->verifyCounters($workload->share(Operation::Increment, $ops), $when);
+            $this->inChild(fn () => $this->verifyCounters($workload->share(Operation::Increment, $ops), $when));
         } else {
-            $this->verifyValues($when);
+            $this->inChild(fn () => $this->verifyValues($when));
+        }
+    }
+
+    /**
+     * Runs $check in a forked child that exits when done (detached before the fork and attached in the
+     * child, as workers are); its failure is rethrown here with its message. Without pcntl, runs it here.
+     *
+     * @param callable(): void $check
+     */
+    private function inChild(callable $check): void
+    {
+        if (!function_exists('pcntl_fork')) {
+            $check();
+
+            return;
+        }
+        $report = tempnam(sys_get_temp_dir(), 'table-bench-verify-');
+        if ($report === false) {
+            throw new BenchmarkFailure('cannot create a temporary file for the verifying child');
+        }
+        try {
+            $this->subject->detach();
+            $pid = pcntl_fork();
+            if ($pid === -1) {
+                throw new BenchmarkFailure('pcntl_fork() failed: ' . pcntl_strerror(pcntl_get_last_error()));
+            }
+            if ($pid === 0) {
+                $status = 0;
+                try {
+                    $this->subject->attach();
+                    $check();
+                } catch (\Throwable $e) {
+                    file_put_contents($report, $e->getMessage());
+                    $status = 1;
+                }
+                exit($status);   // runs no finally block: the parent removes the report
+            }
+            pcntl_waitpid($pid, $status);
+            if (!pcntl_wifexited($status) || pcntl_wexitstatus($status) !== 0) {
+                $message = (string) file_get_contents($report);
+                throw new BenchmarkFailure($message !== '' ? $message : sprintf(
+                    '%s / %s: the verifying child ended abnormally (wait status %d)',
+                    $this->subject->name(),
+                    $this->case->name,
+                    $status,
+                ));
+            }
+        } finally {
+            @unlink($report);
         }
     }
 
