@@ -193,18 +193,16 @@ zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint3
 			return SUCCESS;
 		case IS_ARRAY: {
 			int r;
-			if (php_table_encode_images) {
-				if ((enc->size = php_table_image_size(Z_ARRVAL_P(value), memory_short, &enc->buf)) != 0) {
-					enc->val.type = TBL_T_IMAGE;
-					enc->val.data = Z_ARRVAL_P(value);
-					enc->val.len = (uint32_t)enc->size;
-					enc->val.ops = &php_table_image_ops;
-					return SUCCESS;
-				}
-				r = enc->buf.s ? 1 : php_table_native_encode(Z_ARRVAL_P(value), &enc->buf, argnum);
-			} else {
-				r = php_table_native_encode(Z_ARRVAL_P(value), &enc->buf, argnum);
+			if (php_table_encode_images
+			    && (enc->size = php_table_image_size(Z_ARRVAL_P(value), memory_short, &enc->buf)) != 0) {
+				enc->val.type = TBL_T_IMAGE;
+				enc->val.data = Z_ARRVAL_P(value);
+				enc->val.len = (uint32_t)enc->size;
+				enc->val.ops = &php_table_image_ops;
+				return SUCCESS;
 			}
+			/* An image refused for its size left the native encoding it was compared with in buf. */
+			r = enc->buf.s ? 1 : php_table_native_encode(Z_ARRVAL_P(value), &enc->buf, argnum);
 			if (r > 0) {
 				enc->val.type = TBL_T_ARRAY;
 				enc->val.data = ZSTR_VAL(enc->buf.s);
