@@ -1,27 +1,51 @@
 /*
- * hash.h - the hash of the core: SipHash-1-3 keyed per segment, for keys and namespace names.
+ * hash.h - the key hash: drawn per segment from a strongly universal family (keys up to 128 bytes) or
+ * keyed SipHash-1-3 (longer keys), for keys and namespace names.
  *
- * Keys come from users (URLs, query strings), so the key hash must not let anyone predict which keys
- * collide: with a seedless, invertible hash, 4,000 crafted keys in one chain made every set and get on
- * that chain quadratic. The key hash is therefore SipHash-1-3 (Aumasson and Bernstein, "SipHash: a fast
- * short-input PRF", 2012; 1 compression and 3 finalization rounds, the variant Python and Rust use for
- * their dicts) under a 128-bit key drawn from the OS (getrandom) when the segment is created and kept in
- * its header. Without that key, finding keys that share a bucket takes about as many tries as a random
- * function would need, so chains stay as long as they would for random keys, whatever the input.
+ * Keys come from users (URLs, query strings), so the hash must not let anyone pick keys that share a
+ * chain: with the seedless, invertible hash this table had first, 4,000 crafted keys in one chain made
+ * every set and get on that chain quadratic. So the hash depends on a 128-bit secret drawn from the OS
+ * (getrandom) when the segment is created and kept in its header.
  *
- * Layout of the computation (written from the paper):
- *   v0 = k0 ^ "somepseu"   v1 = k1 ^ "dorandom"   v2 = k0 ^ "lygenera"   v3 = k1 ^ "tedbytes"
- *   for each full 8-byte little-endian word m:   v3 ^= m; C rounds; v0 ^= m
- *   last word b = (len mod 256) << 56 | the 0-7 remaining bytes:   v3 ^= b; C rounds; v0 ^= b
- *   v2 ^= 0xff; D rounds; hash = v0 ^ v1 ^ v2 ^ v3
- * The namespace id is folded into k1, so the same key in two namespaces lands in unrelated buckets.
+ * Keys of up to 128 bytes (nearly all keys) use multilinear hashing (Lemire and Kaser, "Strongly
+ * universal string hashing is fast", The Computer Journal, 2014). The key is cut into 64-bit little-endian
+ * words w_1 .. w_n (the last one zero-padded), a word w_0 = length | namespace id << 32 is put in front,
+ * and with secret 128-bit multipliers m_b, m_0, m_1, .. m_16:
  *
- * Short keys stay cheap: words are read with memcpy (any alignment), the 1 to 7 trailing bytes with at
- * most three loads and no byte loop, and everything is inlined into the lookup. A 16-byte key costs six
- * rounds of four additions, four xors and six rotations each.
+ *     h = ((m_b + m_0 w_0 + m_1 w_1 + ... + m_n w_n) mod 2^128) >> 64
  *
- * Namespace names go through the same keyed hash (under a namespace id no key uses), so no input of the
- * table, key or name, can be crafted to collide.
+ * For two different (namespace, key) pairs the word vectors differ (w_0 tells lengths apart, so zero
+ * padding is harmless), and Lemire and Kaser prove that the top 64 bits of such sums are then strongly
+ * universal: the two hashes are independent and uniform over the secret. Every subset of their bits,
+ * the bucket number (the low bits) included, therefore collides with probability exactly 2^-bits,
+ * whatever the keys, as long as whoever chose them does not know the secret. The expected length of the
+ * chain any key lands in is at most 1 + keys/buckets, so filling one chain takes luck, not crafting.
+ *
+ * The sum is linear, and keys that differ in a few bytes (user:1, user:2, ...) land on a lattice: for
+ * some secrets 16,384 such keys filled 4,096 buckets so unevenly that a key's chain held 12.8 keys on
+ * average where random placement gives 5 (the worst of 100 secrets). So the result goes last through a
+ * fixed bijection (xorshift, multiply by an odd constant, xorshift). A bijection keeps independent uniform
+ * pairs independent and uniform, so the bound above is unchanged; the worst of 100 secrets is then 5.06
+ * (core/test/test_hash.c checks several key shapes).
+ *
+ * Keys longer than 128 bytes use SipHash-1-3 (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
+ * 2012; the variant Python and Rust hash their dictionaries with) under a 128-bit key derived from the
+ * secret, the namespace id folded into it. Multilinear hashing needs a multiplier per word, and 128
+ * bytes keeps them in 288 bytes.
+ *
+ * What the universal part does not promise: SipHash is a PRF, so even an attacker who learns by timing
+ * which of their own keys collide learns nothing about the secret. A universal hash is proven only for
+ * keys chosen without the secret; an attacker who can detect collisions and adapt may in principle learn
+ * something about the multipliers (no practical attack on this construction is known to us). It is used
+ * anyway because a get is mostly a PHP call: SipHash-1-3 for every key made a get of a 14-16 byte key
+ * about 8% slower than the seedless hash, against a budget of 3%; multilinear, a handful of independent
+ * multiplies, costs 1-2% (CHANGELOG has the measurements). `stats()` reports the longest chain ever
+ * built, so anyone worried can watch for it.
+ *
+ * Each process derives the multipliers and the SipHash key from the segment's secret once (hash.c,
+ * with SipHash-2-4 as the PRF), into its handle (tbl_hasher_t), next to bucket_mask. Namespace names go
+ * through the same hash under a namespace id (0xFFFF) no entry has, so no input of the table, key or
+ * name, can be crafted to collide.
  */
 #ifndef TBL_HASH_H
 #define TBL_HASH_H
@@ -31,20 +55,100 @@
 #include <string.h>
 #include "platform.h"
 
-/* The 128-bit SipHash key of a segment. */
+#if defined(_MSC_VER) && defined(_M_X64) && !defined(__SIZEOF_INT128__)
+# include <intrin.h>
+#endif
+
+/* The 128-bit secret of a segment, kept in its header. */
 typedef struct tbl_hash_key {
 	uint64_t k0, k1;
 } tbl_hash_key_t;
+
+#define TBL_HASH_SHORT_MAX 128u   /* keys up to this many bytes are hashed multilinearly, inline */
+
+/* What a process derives from the secret (tbl_hasher_init). */
+typedef struct tbl_hasher {
+	/* 128-bit multipliers as (low, high) pairs: m_b, m_0 (for the length word), m_1 .. m_16 */
+	uint64_t m[2 * (2 + TBL_HASH_SHORT_MAX / 8)];
+	uint64_t sip_k0, sip_k1;   /* SipHash-1-3 key, for longer keys */
+} tbl_hasher_t;
 
 /* Fill `buf` with `len` bytes from the OS's cryptographic generator (Linux: getrandom(), falling back to
  * /dev/urandom; Windows: BCryptGenRandom). Returns 0, or -1 with errno-style detail in `errbuf`. One
  * backend per platform: random_posix.c, random_win32.c. */
 int tbl_os_random(void *buf, size_t len, char *errbuf, size_t errlen);
 
-TBL_INLINE uint64_t tbl_hash_rotl(uint64_t x, unsigned b)
+/* SipHash-c-d of `data` under (k0, k1) (hash.c; written from the paper and checked against its reference
+ * vectors). */
+uint64_t tbl_siphash(const void *data, size_t len, uint64_t k0, uint64_t k1, unsigned c, unsigned d);
+
+/* Derive a process's hasher from a segment's secret. */
+void tbl_hasher_init(tbl_hasher_t *h, const tbl_hash_key_t *secret);
+
+/* The hash of a key longer than TBL_HASH_SHORT_MAX bytes (hash.c). */
+uint64_t tbl_hash_key_long(const tbl_hasher_t *h, const void *data, size_t len, uint16_t ns_id);
+
+/* ---- 128-bit arithmetic -------------------------------------------------------------------------- */
+
+typedef struct tbl_u128 {
+	uint64_t lo, hi;
+} tbl_u128_t;
+
+/* a * b in full, from 32-bit halves: for compilers with neither unsigned __int128 nor _umul128 (and for
+ * the test that checks the fast forms against it). */
+TBL_INLINE tbl_u128_t tbl_mul_64x64_portable(uint64_t a, uint64_t b)
 {
-	return (x << b) | (x >> (64u - b));
+	uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+	tbl_u128_t r;
+
+	r.lo = (mid << 32) | (uint32_t)p00;
+	r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	return r;
 }
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 tbl_uint128;
+#endif
+
+TBL_INLINE tbl_u128_t tbl_mul_64x64(uint64_t a, uint64_t b)
+{
+#if defined(__SIZEOF_INT128__)
+	tbl_uint128 m = (tbl_uint128)a * b;
+	tbl_u128_t r;
+
+	r.lo = (uint64_t)m;
+	r.hi = (uint64_t)(m >> 64);
+	return r;
+#elif defined(_MSC_VER) && defined(_M_X64)
+	tbl_u128_t r;
+
+	r.lo = _umul128(a, b, &r.hi);
+	return r;
+#else
+	return tbl_mul_64x64_portable(a, b);
+#endif
+}
+
+/* s += m * w (mod 2^128), m a 128-bit multiplier as (low, high). */
+TBL_INLINE void tbl_u128_add_product(tbl_u128_t *s, const uint64_t m[2], uint64_t w)
+{
+#if defined(__SIZEOF_INT128__)
+	tbl_uint128 acc = ((tbl_uint128)s->hi << 64 | s->lo) + (tbl_uint128)m[0] * w;
+
+	s->lo = (uint64_t)acc;
+	s->hi = (uint64_t)(acc >> 64) + m[1] * w;
+#else
+	tbl_u128_t t = tbl_mul_64x64(m[0], w);
+
+	t.hi += m[1] * w;
+	s->lo += t.lo;
+	s->hi += t.hi + (s->lo < t.lo);
+#endif
+}
+
+/* ---- the hash ------------------------------------------------------------------------------------ */
 
 TBL_INLINE uint64_t tbl_hash_load64(const unsigned char *p)
 {
@@ -68,8 +172,8 @@ TBL_INLINE uint32_t tbl_hash_load32(const unsigned char *p)
 	return w;
 }
 
-/* The last 0 to 7 bytes as a little-endian word, with at most three loads (overlapping bytes are equal,
- * so OR-ing them is exact). */
+/* The last 0 to 7 bytes as a little-endian word, with at most three loads and no byte loop
+ * (overlapping bytes are equal, so OR-ing them is exact). */
 TBL_INLINE uint64_t tbl_hash_tail(const unsigned char *p, size_t r)
 {
 	if (r >= 4) {
@@ -81,68 +185,38 @@ TBL_INLINE uint64_t tbl_hash_tail(const unsigned char *p, size_t r)
 	return 0;
 }
 
-#define TBL_SIPROUND(v0, v1, v2, v3)                                            \
-	do {                                                                        \
-		v0 += v1; v1 = tbl_hash_rotl(v1, 13); v1 ^= v0; v0 = tbl_hash_rotl(v0, 32); \
-		v2 += v3; v3 = tbl_hash_rotl(v3, 16); v3 ^= v2;                         \
-		v0 += v3; v3 = tbl_hash_rotl(v3, 21); v3 ^= v0;                         \
-		v2 += v1; v1 = tbl_hash_rotl(v1, 17); v1 ^= v2; v2 = tbl_hash_rotl(v2, 32); \
-	} while (0)
-
-/* SipHash-c-d of `data` under (k0, k1). `c` and `d` are constants at every call site, so the loops
- * unroll. */
-TBL_INLINE uint64_t tbl_siphash(const void *data, size_t len, uint64_t k0, uint64_t k1, unsigned c, unsigned d)
+/* The fixed bijection applied last (see above). */
+TBL_INLINE uint64_t tbl_hash_scramble(uint64_t x)
 {
-	const unsigned char *p = (const unsigned char *)data;
-	uint64_t v0 = k0 ^ 0x736f6d6570736575ull;
-	uint64_t v1 = k1 ^ 0x646f72616e646f6dull;
-	uint64_t v2 = k0 ^ 0x6c7967656e657261ull;
-	uint64_t v3 = k1 ^ 0x7465646279746573ull;
-	uint64_t b = (uint64_t)len << 56, m;
-	size_t left = len;
-	unsigned i;
-
-	while (left >= 8) {
-		m = tbl_hash_load64(p);
-		v3 ^= m;
-		for (i = 0; i < c; i++) {
-			TBL_SIPROUND(v0, v1, v2, v3);
-		}
-		v0 ^= m;
-		p += 8;
-		left -= 8;
-	}
-	b |= tbl_hash_tail(p, left);
-	v3 ^= b;
-	for (i = 0; i < c; i++) {
-		TBL_SIPROUND(v0, v1, v2, v3);
-	}
-	v0 ^= b;
-	v2 ^= 0xff;
-	if (d == 3) {   /* SipHash-1-3, the key hash: unrolled by hand (GCC -O2 keeps a counted loop) */
-		TBL_SIPROUND(v0, v1, v2, v3);
-		TBL_SIPROUND(v0, v1, v2, v3);
-		TBL_SIPROUND(v0, v1, v2, v3);
-	} else {
-		for (i = 0; i < d; i++) {
-			TBL_SIPROUND(v0, v1, v2, v3);
-		}
-	}
-	return v0 ^ v1 ^ v2 ^ v3;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ull;
+	return x ^ (x >> 32);
 }
 
-/* The hash of a key in namespace `ns_id` under a segment's key: what the index, the checker and the
+/* The hash of a key (keys are under 2^32 bytes) in namespace `ns_id`: what the index, the checker and the
  * claims use. */
-TBL_INLINE uint64_t tbl_hash_key(const tbl_hash_key_t *key, const void *data, size_t len, uint16_t ns_id)
+TBL_INLINE uint64_t tbl_hash_key(const tbl_hasher_t *h, const void *data, size_t len, uint16_t ns_id)
 {
-	return tbl_siphash(data, len, key->k0, key->k1 ^ ns_id, 1, 3);
+	const unsigned char *p = (const unsigned char *)data;
+	const uint64_t *m = h->m + 4;   /* m_1 */
+	tbl_u128_t s = { h->m[0], h->m[1] };
+
+	if (TBL_UNLIKELY(len > TBL_HASH_SHORT_MAX)) {
+		return tbl_hash_key_long(h, data, len, ns_id);
+	}
+	tbl_u128_add_product(&s, h->m + 2, (uint64_t)len | ((uint64_t)ns_id << 32));
+	for (; len > 8; p += 8, len -= 8, m += 2) {
+		tbl_u128_add_product(&s, m, tbl_hash_load64(p));
+	}
+	tbl_u128_add_product(&s, m, len == 8 ? tbl_hash_load64(p) : tbl_hash_tail(p, len));
+	return tbl_hash_scramble(s.hi);
 }
 
 /* The hash of a namespace name: the key hash under the one namespace id (0xFFFF) no entry can have. */
 #define TBL_HASH_NS_NAMES 0xFFFFu
-TBL_INLINE uint64_t tbl_hash_ns_name(const tbl_hash_key_t *key, const void *name, size_t len)
+TBL_INLINE uint64_t tbl_hash_ns_name(const tbl_hasher_t *h, const void *name, size_t len)
 {
-	return tbl_hash_key(key, name, len, TBL_HASH_NS_NAMES);
+	return tbl_hash_key(h, name, len, TBL_HASH_NS_NAMES);
 }
 
 #endif

@@ -35,7 +35,7 @@
 
 static uint32_t name_slot(const tbl_t *t, const char *name, size_t len)
 {
-	return (uint32_t)(tbl_hash_ns_name(&t->hash_key, name, len) & (t->hdr->nsindex_size - 1u));
+	return (uint32_t)(tbl_hash_ns_name(&t->hasher, name, len) & (t->hdr->nsindex_size - 1u));
 }
 
 static tbl_ns_t make_handle(uint32_t id, uint32_t gen)

@@ -211,7 +211,7 @@ struct tbl {
 	tbl_claim_t *claims;
 	_Atomic uint64_t *buckets;
 	uint64_t bucket_mask;
-	tbl_hash_key_t hash_key;       /* copy of hdr->hash_key, next to bucket_mask for the read path */
+	tbl_hasher_t hasher;           /* derived from hdr->hash_key (hash.h), next to bucket_mask for the read path */
 	tbl_hooks_t hooks;
 	const tbl_shm_ops_t *shm_ops;
 	tbl_shm_t shm;
@@ -291,7 +291,7 @@ static inline uint32_t tbl_stripe_of_bucket(const tbl_t *t, uint64_t bucket)
 /* The hash of a key in namespace `ns_id`: the index, the checker and the claims all use this one. */
 TBL_INLINE uint64_t tbl_key_hash(const tbl_t *t, const char *key, size_t klen, uint16_t ns_id)
 {
-	return tbl_hash_key(&t->hash_key, key, klen, ns_id);
+	return tbl_hash_key(&t->hasher, key, klen, ns_id);
 }
 
 static inline uint64_t tbl_bucket_of_hash(const tbl_t *t, uint64_t hash)

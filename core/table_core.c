@@ -82,7 +82,7 @@ static void bind_handle(tbl_t *t)
 	t->claims = (tbl_claim_t *)(void *)(t->base + h->off_claims);
 	t->buckets = (_Atomic uint64_t *)(void *)(t->base + h->off_buckets);
 	t->bucket_mask = h->nbuckets - 1u;
-	t->hash_key = h->hash_key;
+	tbl_hasher_init(&t->hasher, &h->hash_key);
 }
 
 tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen)

@@ -281,7 +281,8 @@ int tbl_check(tbl_t *t, char *err, size_t errlen);
 int tbl_debug_protect(tbl_t *t, int readonly);
 /* Message of the last TBL_ESYS from this handle. */
 const char *tbl_errstr(tbl_t *t);
-/* Version of the segment layout. */
-#define TBL_LAYOUT_VERSION 1
+/* Version of the segment layout and of what its contents mean (2: the key hash of hash.h, multilinear
+ * with SipHash-1-3 for long keys). */
+#define TBL_LAYOUT_VERSION 2
 
 #endif
