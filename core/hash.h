@@ -39,7 +39,7 @@
  * something about the multipliers (no practical attack on this construction is known to us). It is used
  * anyway because a get is mostly a PHP call: SipHash-1-3 for every key made a get of a 14-16 byte key
  * about 8% slower than the seedless hash, against a budget of 3%; multilinear, a handful of independent
- * multiplies, costs 1-2% (CHANGELOG has the measurements). `stats()` reports the longest chain ever
+ * multiplies, costs 1-3% (CHANGELOG has the measurements). `stats()` reports the longest chain ever
  * built, so anyone worried can watch for it.
  *
  * Each process derives the multipliers and the SipHash key from the segment's secret once (hash.c,
@@ -131,7 +131,17 @@ TBL_INLINE tbl_u128_t tbl_mul_64x64(uint64_t a, uint64_t b)
 #endif
 }
 
-/* s += m * w (mod 2^128), m a 128-bit multiplier as (low, high). */
+/* s += m * w (mod 2^128), m a 128-bit multiplier as (low, high): in 64-bit halves, and (below) in one
+ * 128-bit sum where the compiler has the type, which it keeps in registers better. */
+TBL_INLINE void tbl_u128_add_product_halves(tbl_u128_t *s, const uint64_t m[2], uint64_t w)
+{
+	tbl_u128_t t = tbl_mul_64x64(m[0], w);
+
+	t.hi += m[1] * w;
+	s->lo += t.lo;
+	s->hi += t.hi + (s->lo < t.lo);
+}
+
 TBL_INLINE void tbl_u128_add_product(tbl_u128_t *s, const uint64_t m[2], uint64_t w)
 {
 #if defined(__SIZEOF_INT128__)
@@ -140,11 +150,7 @@ TBL_INLINE void tbl_u128_add_product(tbl_u128_t *s, const uint64_t m[2], uint64_
 	s->lo = (uint64_t)acc;
 	s->hi = (uint64_t)(acc >> 64) + m[1] * w;
 #else
-	tbl_u128_t t = tbl_mul_64x64(m[0], w);
-
-	t.hi += m[1] * w;
-	s->lo += t.lo;
-	s->hi += t.hi + (s->lo < t.lo);
+	tbl_u128_add_product_halves(s, m, w);
 #endif
 }
 

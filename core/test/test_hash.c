@@ -2,9 +2,10 @@
  * test_hash.c - the key hash and what depends on it.
  *
  * SipHash (the PRF that expands a segment's secret) against the reference vectors, the key hash against
- * its definition computed the slow way, keyed per segment and per namespace, and the flooding attack of
- * issue 10: thousands of 16-byte keys crafted to share one hash under the previous
- * seedless hash (tbl_hash_fast) must neither share one chain nor share one remember() claim.
+ * its definition computed the slow way, keyed per segment and per namespace, its spread over buckets for
+ * keys that differ in a few bytes, and the flooding attack of issue 10: thousands of 16-byte keys crafted
+ * to share one hash under the previous seedless hash (tbl_hash_fast) must neither share one chain nor
+ * share one remember() claim.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -106,7 +107,7 @@ TBL_TEST(test_key_hash_depends_on_segment_key_and_namespace)
 	CHECK(tbl_hash_key(&a, "abc", 3, 0) != tbl_hash_key(&b, "abc", 3, 0));
 	CHECK(tbl_hash_key(&a, "abc", 3, 0) != tbl_hash_key(&a, "abc", 3, 1));
 	CHECK(tbl_hash_key(&a, "abc", 3, 0) != tbl_hash_key(&a, "abd", 3, 0));
-	/* Same chunks, other length: the constant term tells them apart. */
+	/* The same words, zero-padded, at another length: the length word tells them apart. */
 	CHECK(tbl_hash_key(&a, "a\0", 2, 0) != tbl_hash_key(&a, "a", 1, 0));
 	CHECK(tbl_hash_key(&a, "\0\0\0\0\0\0\0a", 8, 0) != tbl_hash_key(&a, "a", 1, 0));
 }
@@ -140,7 +141,7 @@ static uint64_t slow_hash(const tbl_hasher_t *h, const unsigned char *key, size_
 	return tbl_hash_scramble(s.hi);
 }
 
-TBL_TEST(test_portable_multiply_matches_the_fast_one)
+TBL_TEST(test_portable_arithmetic_matches_the_fast_one)
 {
 	static const uint64_t edge[] = { 0, 1, 2, 0xFFFFFFFFull, 0x100000000ull, 1ull << 63, UINT64_MAX - 1, UINT64_MAX };
 	uint64_t x = 0x243F6A8885A308D3ull;   /* xorshift from pi's digits */
@@ -157,6 +158,19 @@ TBL_TEST(test_portable_multiply_matches_the_fast_one)
 		x ^= x << 13; x ^= x >> 7; x ^= x << 17; b = x;
 		tbl_u128_t f = tbl_mul_64x64(a, b), s = tbl_mul_64x64_portable(a, b);
 		CHECK(f.lo == s.lo && f.hi == s.hi);
+	}
+	/* The sum of products, both ways, from the same start. */
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t m[2], w;
+		tbl_u128_t one, other;
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17; m[0] = x;
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17; m[1] = x;
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17; w = i % 3 ? x : UINT64_MAX;
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17; one.lo = other.lo = x;
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17; one.hi = other.hi = x;
+		tbl_u128_add_product(&one, m, w);
+		tbl_u128_add_product_halves(&other, m, w);
+		CHECK(one.lo == other.lo && one.hi == other.hi);
 	}
 }
 
@@ -473,7 +487,7 @@ TBL_TEST(test_process_identity)
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_siphash_reference_vectors),
 	TBL_TEST_ENTRY(test_key_hash_depends_on_segment_key_and_namespace),
-	TBL_TEST_ENTRY(test_portable_multiply_matches_the_fast_one),
+	TBL_TEST_ENTRY(test_portable_arithmetic_matches_the_fast_one),
 	TBL_TEST_ENTRY(test_hasher_depends_on_the_whole_secret),
 	TBL_TEST_ENTRY(test_key_hash_matches_its_definition),
 	TBL_TEST_ENTRY(test_two_segments_get_different_keys),
