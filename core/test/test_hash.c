@@ -252,8 +252,8 @@ TBL_TEST(test_sequential_keys_spread_over_buckets)
 		"user:%u", "bench:string:%u", "%u", "item-%08u-x", "k%u:v%u",
 		"https://example.com/some/rather/long/path/to/a/page?with=a&query=string&id=%u&page=%u",
 		/* over 128 bytes: SipHash */
-		"https://example.com/a/path/that/is/longer/than/the/hundred/and/twenty/eight/bytes"
-		"/that/are/hashed/word/by/word/so/sip/hash?id=%u&p=%u",
+		("https://example.com/a/path/that/is/longer/than/the/hundred/and/twenty/eight/bytes"
+		 "/that/are/hashed/word/by/word/so/sip/hash?id=%u&p=%u"),
 	};
 	static unsigned counts[BUCKETS];
 	char key[192];
