@@ -1,25 +1,28 @@
 <?php
-// One process of benchmarks/interleave/run.sh: the InMemoryGetString data (1,000 strings of 16-64 bytes
-// under 14-16 byte keys, as Dataset::strings builds them), read in a tight loop of Shm\Table::get().
-// Prints the best of 7 timed passes, in ns per get, and fails if a get misses or returns a wrong value.
+// One process of benchmarks/interleave/run.sh: the data of the InMemoryGetString case (taken from the case
+// file itself), read in a tight loop of Shm\Table::get(). Prints the best of 7 timed passes, in ns per
+// get, and fails if a get misses or returns a wrong value.
+declare(strict_types=1);
+
 use Shm\Table;
+
+require __DIR__ . '/../Support/autoload.php';
 
 $loops = (int) ($argv[1] ?? 400);
 if ($loops < 1) {
     fwrite(STDERR, "usage: get_loop.php [LOOPS]\n");
     exit(2);
 }
-$keys = $values = [];
-for ($i = 0; $i < 1000; $i++) {
-    $keys[$i] = "bench:string:$i";
-    $values[$i] = substr(str_repeat(hash('sha256', "value:$i"), 2), 0, 16 + crc32("length:$i") % 49);
-    if (!Table::set($keys[$i], $values[$i])) {
-        fwrite(STDERR, "set($keys[$i]) failed\n");
+$dataset = (require __DIR__ . '/../Cases/BenchmarkInMemoryGetString.php')->dataset;
+$keys = $dataset->keys;
+foreach ($keys as $i => $k) {
+    if (!Table::set($k, $dataset->values[$i])) {
+        fwrite(STDERR, "set($k) failed\n");
         exit(1);
     }
 }
 foreach ($keys as $i => $k) {
-    if (Table::get($k) !== $values[$i]) {
+    if (Table::get($k) !== $dataset->values[$i]) {
         fwrite(STDERR, "get($k) returned a wrong value\n");
         exit(1);
     }
@@ -34,4 +37,4 @@ for ($pass = 0; $pass < 7; $pass++) {
     }
     $best = min($best, hrtime(true) - $t);
 }
-printf("%.2f\n", $best / ($loops * 1000));
+printf("%.2f\n", $best / ($loops * count($keys)));

@@ -291,6 +291,82 @@ TBL_TEST(test_sequential_keys_spread_over_buckets)
 	}
 }
 
+/* ---- a full table, both hash paths ------------------------------------------------------------- */
+
+/* Key i is 1 to 300 bytes long (so both the inline words and SipHash past 128 bytes hash it), unique by
+ * its "i:" prefix. */
+static size_t spanning_key(unsigned i, char *key)
+{
+	size_t len = (size_t)snprintf(key, 16, "%u:", i), want = 1 + (i * 37u) % 300u;
+
+	for (; len < want; len++) {
+		key[len] = (char)('a' + (i + len) % 26);
+	}
+	key[len] = '\0';
+	return len;
+}
+
+/* Each policy, written to four times its size with keys on both sides of the 128-byte boundary: every key
+ * reads back its own value or (under eviction) misses, never another's; noeviction loses none; the table
+ * checks clean, and again after deleting every other key that is left. */
+TBL_TEST(test_full_table_with_keys_on_both_hash_paths)
+{
+	enum { KEYS = 16000 };
+	static const tbl_policy_t policies[] = { TBL_POLICY_NOEVICTION, TBL_POLICY_LRU, TBL_POLICY_RANDOM };
+	static unsigned char stored[KEYS];
+	char key[320], val[32], got[32];
+
+	for (unsigned p = 0; p < 3; p++) {
+		tbl_t *t = fixture_open(1 * MB, policies[p]);
+		unsigned ok = 0, refused = 0, found = 0, wrong = 0, lost = 0, long_found = 0;
+		tbl_stats_t st;
+
+		REQUIRE(t != NULL);
+		for (unsigned i = 0; i < KEYS; i++) {
+			size_t len = spanning_key(i, key);
+			tbl_value_t v;
+			tbl_status_t r;
+
+			snprintf(val, sizeof(val), "v%u", i);
+			v = fixture_str(val);
+			r = tbl_store(t, 0, key, len, &v, 0, TBL_STORE_SET);
+			stored[i] = r == TBL_OK;
+			ok += r == TBL_OK;
+			refused += r == TBL_ENOMEM;
+		}
+		CHECK_EQ_U64(ok + refused, KEYS);
+		CHECK(refused > 0 || policies[p] != TBL_POLICY_NOEVICTION);   /* it did fill up */
+		tbl_get_stats(t, &st);
+		CHECK(st.evictions > 0 || policies[p] == TBL_POLICY_NOEVICTION);
+		CHECK_CONSISTENT(t);
+		for (unsigned i = 0; i < KEYS; i++) {
+			size_t len = spanning_key(i, key);
+			tbl_status_t r = fixture_get(t, 0, key, got, sizeof(got));
+
+			snprintf(val, sizeof(val), "v%u", i);
+			if (r == TBL_OK) {
+				found++;
+				wrong += strcmp(got, val) != 0 || !stored[i];
+				long_found += len > TBL_HASH_SHORT_MAX;
+			} else {
+				lost += stored[i] && policies[p] == TBL_POLICY_NOEVICTION;
+			}
+		}
+		CHECK_EQ_U64(wrong, 0);
+		CHECK_EQ_U64(lost, 0);
+		CHECK(found > 1000 && long_found > 100);
+		for (unsigned i = 0, n = 0; i < KEYS; i++) {
+			size_t len = spanning_key(i, key);
+			if (fixture_get(t, 0, key, got, sizeof(got)) == TBL_OK && n++ % 2 == 0) {
+				CHECK(tbl_delete(t, 0, key, len) == TBL_OK);
+				CHECK(fixture_get(t, 0, key, got, sizeof(got)) == TBL_ENOTFOUND);
+			}
+		}
+		CHECK_CONSISTENT(t);
+		tbl_destroy(t);
+	}
+}
+
 /* ---- the flooding attack ------------------------------------------------------------------------- */
 
 enum { FLOOD_KEYS = 4000, FLOOD_KEY_LEN = 16 };
@@ -492,6 +568,7 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_key_hash_matches_its_definition),
 	TBL_TEST_ENTRY(test_two_segments_get_different_keys),
 	TBL_TEST_ENTRY(test_sequential_keys_spread_over_buckets),
+	TBL_TEST_ENTRY(test_full_table_with_keys_on_both_hash_paths),
 	TBL_TEST_ENTRY(test_flood_keys_collide_under_the_old_hash),
 	TBL_TEST_ENTRY(test_flood_keys_do_not_share_a_chain),
 	TBL_TEST_ENTRY(test_max_chain_is_the_longest_chain_built),
