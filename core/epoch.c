@@ -50,7 +50,9 @@ static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
 #undef TBL_FOLD
 }
 
+#ifndef TBL_HOLDS_PER_ENTRY_MAX   /* the crash-point test lowers it to reach the refusal */
 #define TBL_HOLDS_PER_ENTRY_MAX 0xFF00u   /* the 16-bit count's ceiling (slots hold an entry once each) */
+#endif
 #define TBL_SLOT_RETRY_MS       1000u     /* a process without a slot looks for one this often */
 #define TBL_HOLDS_REAP_MS       200u      /* how often reclamation looks for dead or exec'd holders */
 

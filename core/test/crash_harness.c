@@ -175,8 +175,8 @@ int crash_kill_everywhere(const char *label, crash_scenario_fn run, crash_tally_
 }
 
 /* The points named in the core's sources that no run passed: untested until a workload step reaches
- * them. */
-static void report_unreached(const crash_tally_t *sum)
+ * them. Returns how many (0 also when the sources cannot be read, which it says). */
+static unsigned report_unreached(const crash_tally_t *sum)
 {
 	static const char marker[] = "TBL_CRASH_POINT(\"";
 	unsigned missing = 0, total = 0, i;
@@ -185,7 +185,7 @@ static void report_unreached(const crash_tally_t *sum)
 
 	if (!dir) {
 		printf("crash points in the core's sources: cannot read %s\n", TBL_CORE_SRC_DIR);
-		return;
+		return 0;
 	}
 	while ((d = readdir(dir)) != NULL) {
 		size_t n = strlen(d->d_name);
@@ -223,9 +223,10 @@ static void report_unreached(const crash_tally_t *sum)
 		printf("\n");
 	}
 	printf("crash points in the core's sources: %u, reached by the workload: %u\n", total, total - missing);
+	return missing;
 }
 
-void crash_report(const crash_tally_t *sum)
+unsigned crash_report(const crash_tally_t *sum)
 {
 	unsigned i;
 
@@ -234,5 +235,5 @@ void crash_report(const crash_tally_t *sum)
 		printf(" %s", sum->names[i]);
 	}
 	printf("\n");
-	report_unreached(sum);
+	return report_unreached(sum);
 }

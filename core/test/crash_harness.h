@@ -50,8 +50,8 @@ unsigned crash_passes(const char *name);
 int crash_kill_everywhere(const char *label, crash_scenario_fn run, crash_tally_t *sum);
 
 /* Print the points passed, then the points named in the core's sources that no run passed, and the
- * count of each. The sources are read from TBL_CORE_SRC_DIR (set by core/Makefile), wherever the
- * binary runs from. */
-void crash_report(const crash_tally_t *sum);
+ * count of each; returns how many no run passed. The sources are read from TBL_CORE_SRC_DIR (set by
+ * core/Makefile), wherever the binary runs from. */
+unsigned crash_report(const crash_tally_t *sum);
 
 #endif /* TBL_CRASH_HARNESS_H */
