@@ -71,7 +71,8 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 exec 9>/run/lock/table-pecl-install-check.lock 2>/dev/null || exec 9>/tmp/table-pecl-install-check.lock
 flock -w 1800 9 || { fail "setup: another pecl-install-check.sh run holds the lock"; finish; }
 
-installed() { pecl list -c pecl 2>/dev/null | grep -qiE '^table[[:space:]]'; }
+# (Output taken whole before grep: with pipefail, `grep -q` leaving early can fail the writer with SIGPIPE.)
+installed() { grep -qiE '^table[[:space:]]' <<<"$(pecl list -c pecl 2>/dev/null)"; }
 # The files pecl says it installed (absolute paths), recorded after each install.
 installed_files() { pecl list-files table 2>/dev/null | awk '$2 ~ /^\// {print $2}'; }
 uninstall() { # label
@@ -213,7 +214,7 @@ if install plain; then
 		fail "plain: configure was not run with --enable-table-igbinary=no"
 	fi
 	run_php "plain: --ri table reports version $VERSION, igbinary support no" "Version => $VERSION" -d extension=table --ri table
-	if ! php -n -d extension=table --ri table | grep -q '^igbinary support => no'; then
+	if ! grep -q '^igbinary support => no' <<<"$(php -n -d extension=table --ri table)"; then
 		fail "plain: --ri table does not say 'igbinary support => no'"
 	fi
 	log "plain: smoke (php -n -d extension=table)"
