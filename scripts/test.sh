@@ -99,6 +99,7 @@ setup_php() {
 		[ -z "$PHP_ARG" ] && pkgs+=(php8.2-dev php8.2-cli php-apcu php-igbinary php-redis php-parser)
 		has_layer smoke && pkgs+=(redis-server php-redis php-apcu memcached php-memcached)  # the eviction benchmark's peers
 		has_layer smoke && pkgs+=(libxml2-utils)  # xmllint, for benchmarks/test/svg_check.sh
+		has_layer smoke && pkgs+=(valgrind)       # callgrind, for benchmarks/test/key_length_check.sh
 		has_layer phpt && pkgs+=(prometheus)      # promtool, for tests/12_observability/metrics_promtool.phpt
 		has_layer observe && pkgs+=(chromium php-xml)
 		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
