@@ -45,6 +45,14 @@ start_redis() {
   echo "note: the redis-server started did not answer; the Redis subject is skipped"
 }
 
+# table_so_option: prints the table.so named by an extension= among the PHP options (nothing if none).
+table_so_option() {
+  local opt
+  for opt in "${php_options[@]}"; do
+    case $opt in extension=*table*.so) echo "${opt#extension=}" ;; esac
+  done
+}
+
 # check DESCRIPTION COMMAND...: runs COMMAND and counts it passed when it exits 0.
 check() {
   local description=$1

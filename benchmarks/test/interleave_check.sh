@@ -5,10 +5,7 @@
 set -u
 source "$(dirname "$0")/common.sh"
 
-so=""
-for opt in "${php_options[@]}"; do
-  case $opt in extension=*table*.so) so=${opt#extension=} ;; esac
-done
+so=$(table_so_option | tail -n 1)
 if [ -z "$so" ] || [ ! -f "$so" ]; then
   echo "note: no table.so among the PHP options; nothing to check"
   echo "interleave_check: 0 passed, 0 failed, 3 skipped"
