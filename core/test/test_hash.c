@@ -141,6 +141,15 @@ static uint64_t slow_hash(const tbl_hasher_t *h, const unsigned char *key, size_
 	return tbl_hash_scramble(s.hi);
 }
 
+/* xorshift64: the next of a fixed sequence of test inputs. */
+static uint64_t next_input(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 TBL_TEST(test_portable_arithmetic_matches_the_fast_one)
 {
 	static const uint64_t edge[] = { 0, 1, 2, 0xFFFFFFFFull, 0x100000000ull, 1ull << 63, UINT64_MAX - 1, UINT64_MAX };
@@ -153,9 +162,8 @@ TBL_TEST(test_portable_arithmetic_matches_the_fast_one)
 		}
 	}
 	for (unsigned i = 0; i < 100000; i++) {
-		uint64_t a, b;
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17; a = x;
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17; b = x;
+		uint64_t a = next_input(&x);
+		uint64_t b = next_input(&x);
 		tbl_u128_t f = tbl_mul_64x64(a, b), s = tbl_mul_64x64_portable(a, b);
 		CHECK(f.lo == s.lo && f.hi == s.hi);
 	}
@@ -163,11 +171,12 @@ TBL_TEST(test_portable_arithmetic_matches_the_fast_one)
 	for (unsigned i = 0; i < 100000; i++) {
 		uint64_t m[2], w;
 		tbl_u128_t one, other;
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17; m[0] = x;
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17; m[1] = x;
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17; w = i % 3 ? x : UINT64_MAX;
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17; one.lo = other.lo = x;
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17; one.hi = other.hi = x;
+
+		m[0] = next_input(&x);
+		m[1] = next_input(&x);
+		w = i % 3 ? next_input(&x) : UINT64_MAX;
+		one.lo = other.lo = next_input(&x);
+		one.hi = other.hi = next_input(&x);
 		tbl_u128_add_product(&one, m, w);
 		tbl_u128_add_product_halves(&other, m, w);
 		CHECK(one.lo == other.lo && one.hi == other.hi);
@@ -203,8 +212,7 @@ TBL_TEST(test_key_hash_matches_its_definition)
 	unsigned checked = 0, failed = 0;
 
 	for (size_t i = 0; i < sizeof(key); i++) {
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-		key[i] = (unsigned char)(x >> 56);
+		key[i] = (unsigned char)(next_input(&x) >> 56);
 	}
 	for (int fill = 0; fill < 2; fill++) {
 		if (fill) {
