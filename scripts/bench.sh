@@ -23,7 +23,7 @@ cd "$TABLE_ROOT"
 
 if [ "${NO_INSTALL:-0}" != 1 ]; then
 	apt_ensure build-essential autoconf automake libtool pkg-config \
-		php8.2-dev php8.2-cli php-apcu php-igbinary php-redis redis-server
+		$(php_deb_pkgs dev cli) php-apcu php-igbinary php-redis redis-server
 fi
 php_tools ${PHP_CONFIG:+"$PHP_CONFIG"}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# scripts/build-debug-php.sh - build a debug PHP 8.2 (--enable-debug: leak reports, assertions,
-# zend.signal_check) from Debian's own source package, for the PHPT suite to run on.
+# scripts/build-debug-php.sh - build a debug PHP (--enable-debug: leak reports, assertions,
+# zend.signal_check) from Debian's own source package of the release PHP (php-config on PATH: phpX.Y), for
+# the PHPT suite to run on. On Debian 12 that is php8.2, in the Debian 13 tree php8.4.
 #
 #   bash scripts/build-debug-php.sh            build (or reuse) and print the php-config path on stdout
 #   PHP_DEBUG_PREFIX=DIR   install prefix      (default $TABLE_CACHE/php-debug)
 #   TABLE_CACHE=DIR        download/build area (default /var/cache/table-ci, outside the clone, so a
 #                          fresh clone in CI reuses the build of an earlier run on the same machine)
 #   PHP_DEBUG_CONFIGURE_EXTRA="--enable-opcache ..."   extra configure flags
+#   PHP_DEBUG_VERSION=8.4  the source package phpX.Y to build (default: the release PHP's X.Y)
 #
 # Idempotent: when $prefix/bin/php exists, is a debug build and was configured with the same flags, it
 # does nothing but print the path. Then use it with:
@@ -14,7 +16,7 @@
 #
 # The build is minimal (--disable-all) plus what the PHPT suite and run-tests.php need: pcntl and posix
 # for the multi-process tests, tokenizer and ctype for test helpers. JSON, SPL, random, standard and
-# Reflection are always built in 8.2. Progress goes to stderr; the full build log to $cache/php-debug.log.
+# Reflection are always built (8.2 and later). Progress goes to stderr; the full build log to $cache/php-debug.log.
 set -euo pipefail
 # The body is one compound command, read whole before it runs: editing this file mid-run is safe.
 {
@@ -41,6 +43,13 @@ CONFIGURE_FLAGS=(
 # shellcheck disable=SC2206  # word splitting of the extra flags is intended
 [ -n "${PHP_DEBUG_CONFIGURE_EXTRA:-}" ] && CONFIGURE_FLAGS+=(${PHP_DEBUG_CONFIGURE_EXTRA})
 STAMP="$PREFIX/.table-configure-flags"
+VERSION=${PHP_DEBUG_VERSION:-$(php_minor php-config)}
+if [ -z "$VERSION" ]; then
+	apt_ensure php-dev
+	VERSION=$(php_minor php-config)
+fi
+[[ "$VERSION" =~ ^[0-9]+\.[0-9]+$ ]] || die "cannot tell which PHP to build (php-config --version: '$VERSION')"
+SRC=php$VERSION
 
 # Debian's patched phpize takes libtool's and pkg-config's m4 files from $prefix/share/aclocal (for
 # Debian's own PHP that is /usr/share/aclocal); give the debug prefix the same files.
@@ -55,7 +64,8 @@ link_aclocal() {
 }
 
 if [ -x "$PREFIX/bin/php" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "${CONFIGURE_FLAGS[*]}" ] \
-	&& [[ "$("$PREFIX/bin/php" -v 2>/dev/null)" == *DEBUG* ]]; then
+	&& [[ "$("$PREFIX/bin/php" -v 2>/dev/null)" == *DEBUG* ]] \
+	&& [ "$(php_minor "$PREFIX/bin/php-config")" = "$VERSION" ]; then
 	log "debug PHP already built: $("$PREFIX/bin/php" -v | head -n 1)"
 	apt_ensure libtool pkg-config
 	link_aclocal
@@ -97,19 +107,19 @@ apt_update_once
 
 mkdir -p "$CACHE/src"
 cd "$CACHE/src"
-srcdir=$(find . -maxdepth 1 -type d -name 'php8.2-8.2.*' | sort -V | tail -n 1)
+srcdir=$(find . -maxdepth 1 -type d -name "$SRC-$VERSION.*" | sort -V | tail -n 1)
 if [ -z "$srcdir" ] || [ ! -f "$srcdir/configure.ac" ]; then
 	# apt-get source picks the source matching the binary candidate; when that version only exists in the
 	# security archive (no sources there), fall back to the newest version the deb-src entries do serve.
-	log "apt-get source php8.2 (into $CACHE/src)"
-	if ! apt-get source -qq php8.2 >&2 2>"$CACHE/apt-source.err"; then
-		ver=$(apt-cache showsrc php8.2 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
-		[ -n "$ver" ] || { cat "$CACHE/apt-source.err" >&2; die "no php8.2 source package available"; }
-		log "binary candidate has no source; fetching php8.2=$ver"
-		apt-get source -qq "php8.2=$ver" >&2 || die "apt-get source php8.2=$ver failed"
+	log "apt-get source $SRC (into $CACHE/src)"
+	if ! apt-get source -qq "$SRC" >&2 2>"$CACHE/apt-source.err"; then
+		ver=$(apt-cache showsrc "$SRC" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
+		[ -n "$ver" ] || { cat "$CACHE/apt-source.err" >&2; die "no $SRC source package available"; }
+		log "binary candidate has no source; fetching $SRC=$ver"
+		apt-get source -qq "$SRC=$ver" >&2 || die "apt-get source $SRC=$ver failed"
 	fi
-	srcdir=$(find . -maxdepth 1 -type d -name 'php8.2-8.2.*' | sort -V | tail -n 1)
-	[ -n "$srcdir" ] || die "apt-get source produced no php8.2-* directory"
+	srcdir=$(find . -maxdepth 1 -type d -name "$SRC-$VERSION.*" | sort -V | tail -n 1)
+	[ -n "$srcdir" ] || die "apt-get source produced no $SRC-* directory"
 fi
 srcdir=$(cd "$srcdir" && pwd)
 log "building $(basename "$srcdir") into $PREFIX (-j$JOBS, log: $CACHE/php-debug.log)"

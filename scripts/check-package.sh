@@ -59,7 +59,7 @@ trap 'rm -rf "$TMP"' EXIT
 # pecl (php-pear) and PHP from Debian's archive when missing, as the other scripts do (NO_INSTALL=1: don't).
 if [ "${NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 	missing=()
-	command -v "$PHP" >/dev/null 2>&1 || missing+=(php8.2-cli php8.2-xml)
+	command -v "$PHP" >/dev/null 2>&1 || missing+=(php-cli php-xml)
 	command -v "$PECL" >/dev/null 2>&1 || missing+=(php-pear)
 	if [ ${#missing[@]} -gt 0 ]; then
 		echo "installing ${missing[*]}" >&2
@@ -67,9 +67,9 @@ if [ "${NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/d
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 	fi
 fi
-command -v "$PHP" >/dev/null 2>&1 || { fail "setup: no $PHP in PATH (install php8.2-cli)"; finish; }
+command -v "$PHP" >/dev/null 2>&1 || { fail "setup: no $PHP in PATH (install php-cli)"; finish; }
 "$PHP" -r 'exit(function_exists("simplexml_load_file") && function_exists("json_decode") ? 0 : 1);' ||
-	{ fail "setup: $PHP lacks SimpleXML or JSON (install php8.2-xml)"; finish; }
+	{ fail "setup: $PHP lacks SimpleXML or JSON (install php-xml)"; finish; }
 
 # --- the shipped files -----------------------------------------------------------------------------------
 # The files of the tree as a clone has them, plus new files that are not ignored (paths relative to ROOT).

@@ -20,8 +20,12 @@ finish() {
 
 # FPM_BIN and NGINX_BIN (empty when not installed; /usr/sbin is often not on a user's PATH).
 fpm_find_bins() {
-	FPM_BIN=$(command -v php-fpm8.2 || command -v php-fpm || true)
-	[ -z "$FPM_BIN" ] && [ -x /usr/sbin/php-fpm8.2 ] && FPM_BIN=/usr/sbin/php-fpm8.2
+	# The php-fpm of the same PHP as the `php` on PATH (Debian names it php-fpmX.Y, in /usr/sbin).
+	local v
+	v=$(php -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;' 2>/dev/null || true)
+	FPM_BIN=$(command -v "php-fpm$v" || true)
+	[ -z "$FPM_BIN" ] && [ -x "/usr/sbin/php-fpm$v" ] && FPM_BIN="/usr/sbin/php-fpm$v"
+	[ -z "$FPM_BIN" ] && FPM_BIN=$(command -v php-fpm || true)
 	NGINX_BIN=$(command -v nginx || true)
 	[ -z "$NGINX_BIN" ] && [ -x /usr/sbin/nginx ] && NGINX_BIN=/usr/sbin/nginx
 }

@@ -7,6 +7,15 @@
 #   die MSG...            log and exit 1
 #   php_tools [PHP_CONFIG]  set PHP_CONFIG, PHPIZE, PHP_BIN, PHP_EXTDIR for the release PHP (default) or for
 #                         the PHP that owns the given php-config (e.g. the debug build).
+#   php_minor [PHP_CONFIG]  "8.4": the major.minor of that PHP (default: the php-config on PATH); empty when
+#                         there is none
+#   php_without_installed_table [PHP]  when a table.so is also installed system-wide (pecl install, then
+#                         table.ini in PHP's scan dir), export PHP_INI_SCAN_DIR naming a copy of that scan dir
+#                         without it, so that `php -d extension=BUILD/table.so` loads the build under test
+#                         instead of warning "already loaded" and testing the installed one
+#   php_deb_pkgs SUFFIX...  the Debian packages of the PHP on PATH: `php_deb_pkgs dev cli` is "php8.4-dev
+#                         php8.4-cli" on Debian 13; "php-dev php-cli" (the release's default PHP) when no PHP
+#                         is installed yet. No script names a PHP version of its own.
 #
 # Nothing here reads stdin: CI runs with no terminal.
 
@@ -47,6 +56,39 @@ apt_ensure() {
 		|| die "apt-get install ${missing[*]} failed"
 }
 
+php_minor() {
+	local cfg=${1:-${PHP_CONFIG:-php-config}}
+	command -v "$cfg" >/dev/null 2>&1 || return 0
+	"$cfg" --version 2>/dev/null | cut -d. -f1,2
+}
+
+php_deb_pkgs() {
+	local v s
+	v=$(php_minor php-config)
+	for s in "$@"; do echo "php${v}-$s"; done
+}
+
+php_without_installed_table() {
+	local php=${1:-${PHP_BIN:-php}} scan dir f found=""
+	local loads_table='^[[:space:]]*extension[[:space:]]*=[[:space:]]*"?([^"]*/)?table(\.so)?"?[[:space:]]*(;.*)?$'
+	scan=$("$php" --ini 2>/dev/null | sed -n 's/^Scan for additional \.ini files in:[[:space:]]*//p')
+	[ -n "$scan" ] && [ "$scan" != "(none)" ] || return 0
+	case ":$scan:" in *:"$TABLE_ROOT"/*) return 0 ;; esac   # already one of ours
+	for f in ${scan//:/ }; do
+		for f in "$f"/*.ini; do grep -qE "$loads_table" "$f" 2>/dev/null && found="$found $f"; done
+	done
+	[ -n "$found" ] || return 0
+	dir="${TABLE_BUILD_DIR:-$TABLE_ROOT/build}/ini-without-table-$("$php" -r 'echo PHP_VERSION;')"
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	for f in ${scan//:/ }; do
+		for f in "$f"/*.ini; do
+			[ -f "$f" ] && ! grep -qE "$loads_table" "$f" && cp "$f" "$dir/"
+		done
+	done
+	export PHP_INI_SCAN_DIR="$dir"
+	log "table is also installed system-wide ($found ): PHP_INI_SCAN_DIR=$dir leaves it out, so the build under test is the one loaded"
+}
+
 php_tools() {
 	PHP_CONFIG=${1:-${PHP_CONFIG:-php-config}}
 	command -v "$PHP_CONFIG" >/dev/null 2>&1 || die "php-config not found: $PHP_CONFIG"
@@ -54,11 +96,11 @@ php_tools() {
 	[[ "$PHP_CONFIG" == /* ]] || PHP_CONFIG="$PWD/$PHP_CONFIG"
 	local bindir
 	bindir=$(dirname "$PHP_CONFIG")
-	# php-config names its binary; Debian's says /usr/bin/php8.2, a source build says $prefix/bin/php.
+	# php-config names its binary; Debian's says /usr/bin/phpX.Y, a source build says $prefix/bin/php.
 	PHP_BIN=$("$PHP_CONFIG" --php-binary 2>/dev/null || true)
 	[ -x "$PHP_BIN" ] || PHP_BIN="$bindir/php"
 	PHPIZE="$bindir/phpize"
-	# Debian's php-config is php-config8.2 behind an alternative; phpize follows the same suffix.
+	# Debian's php-config is php-configX.Y behind an alternative; phpize follows the same suffix.
 	if [ ! -x "$PHPIZE" ]; then
 		local suffix=${PHP_CONFIG##*/php-config}
 		PHPIZE="$bindir/phpize$suffix"
@@ -118,6 +160,7 @@ table_build() {
 		make -j"${JOBS:-2}" CFLAGS="$cflags" >>"$blog" 2>&1
 	)
 	rc=$?
+	php_without_installed_table "$PHP_BIN"
 	if [ $rc -ne 0 ] || [ ! -f "$EXT_SO" ]; then
 		# Compiler and linker diagnostics when there are any, else the tail of the step that failed.
 		local diag

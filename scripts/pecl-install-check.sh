@@ -12,7 +12,7 @@
 #
 #   bash scripts/pecl-install-check.sh [--no-install]
 #
-# Installs php-pear, php8.2-dev, php-igbinary and build-essential from Debian's archive when one is missing
+# Installs php-pear, phpX.Y-dev, php-igbinary and build-essential from Debian's archive when one is missing
 # (--no-install or NO_INSTALL=1: don't). Needs root: pecl installs into PHP's extension directory. It
 # refuses to run when a table.so that pecl did not install is already in the extension directory, and
 # leaves the system as it found it: every install is uninstalled, also on failure or interruption.
@@ -47,7 +47,9 @@ log() { printf '\n===== %s\n' "$*"; }
 # --- packages --------------------------------------------------------------------------------------------
 if [ "$NO_INSTALL" != 1 ]; then
 	missing=()
-	for p in php-pear php8.2-dev php8.2-cli php-igbinary build-essential autoconf; do
+	# The PHP on PATH (phpX.Y-dev), or the release's default PHP when there is none yet (php-dev).
+	phpv=$(php-config --version 2>/dev/null | cut -d. -f1,2 || true)
+	for p in php-pear "php$phpv-dev" "php$phpv-cli" php-igbinary build-essential autoconf; do
 		[[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -57,7 +59,7 @@ if [ "$NO_INSTALL" != 1 ]; then
 	fi
 fi
 for c in pecl php php-config phpize; do
-	command -v "$c" >/dev/null 2>&1 || { fail "setup: $c not found (apt-get install php-pear php8.2-dev)"; finish; }
+	command -v "$c" >/dev/null 2>&1 || { fail "setup: $c not found (apt-get install php-pear php-dev)"; finish; }
 done
 
 VERSION=$(sed -n 's/^#define PHP_TABLE_VERSION "\(.*\)"/\1/p' php_table.h | head -n 1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/test.sh - build the extension from a clean copy and run every test layer.
 #
-#   bash scripts/test.sh                 everything, against Debian's PHP 8.2
+#   bash scripts/test.sh                 everything, against Debian's PHP (php-config on PATH)
+#   bash scripts/test.sh --debian13      the same inside a Debian 13 tree, on its PHP 8.4 (scripts/debian-tree.sh)
 #   bash scripts/test.sh --quick         PHPT only
 #   bash scripts/test.sh tests/03_ttl    PHPT only, just these paths (files or folders under tests/)
 #
@@ -27,6 +28,9 @@
 #   --valgrind            run PHPT under valgrind (run-tests -m; leaks show as LEAKED)  [PHPT_VALGRIND=1]
 #   PHPT_TIMEOUT=S        per-test time limit (default 120 s, 600 s under valgrind)
 #   --no-install          don't apt-get anything                           [NO_INSTALL=1]
+#   --debian13            run all of this inside a Debian 13 tree (scripts/debian-tree.sh: debootstrap'ed,
+#                         cached in /var/cache/table-ci, entered with chroot in a mount namespace of its
+#                         own) on Debian 13's PHP, with the build in build/debian13/ [TABLE_BUILD_DIR]
 #   --label=NAME          name of the PHPT layer and build dir (default: release|debug[-igbinary])
 #   -jN                   parallel jobs for make and run-tests (default: nproc)  [JOBS]
 #
@@ -52,6 +56,8 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 LABEL=""
 PHP_ARG=${PHP_CONFIG:-}
 PHPT_PATHS=()
+IN_TREE=0
+ARGS=("$@")
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
@@ -65,6 +71,7 @@ while [ $# -gt 0 ]; do
 		--zero-copy) ZERO_COPY=1 ;;
 		--valgrind) VALGRIND=1 ;;
 		--no-install) NO_INSTALL=1 ;;
+		--debian13) IN_TREE=1 ;;
 		--label=*) LABEL=${1#*=} ;;
 		-j*) JOBS=${1#-j}; [ -n "$JOBS" ] || { JOBS=$2; shift; } ;;
 		-h|--help) usage 0 ;;
@@ -74,6 +81,17 @@ while [ $# -gt 0 ]; do
 	shift
 done
 has_layer() { [[ ",$LAYERS," == *",$1,"* && ",${TEST_SKIP_LAYERS:-}," != *",$1,"* ]]; }
+
+# --- another Debian release: this same script, inside its tree -------------------------------------------
+if [ $IN_TREE = 1 ]; then
+	inner=()
+	for a in "${ARGS[@]+"${ARGS[@]}"}"; do [ "$a" = --debian13 ] || inner+=("$a"); done
+	# The checkout is /table in the tree; its builds go to build/debian13/, apart from the host's.
+	TABLE_TREE_ENV="TABLE_BUILD_DIR=/table/build/debian13 TEST_LAYERS=${TEST_LAYERS:-} \
+TEST_SKIP_LAYERS=${TEST_SKIP_LAYERS:-} FUZZ_TIME=${FUZZ_TIME:-} PHPT_TIMEOUT=${PHPT_TIMEOUT:-} JOBS=$JOBS" \
+		bash scripts/debian-tree.sh run bash scripts/test.sh "${inner[@]+"${inner[@]}"}"
+	exit
+fi
 
 # --- the PHP to use ------------------------------------------------------------------------------------
 if [ -n "$PHP_ARG" ]; then
@@ -96,7 +114,7 @@ fi
 setup_php() {
 	if [ "$NO_INSTALL" != 1 ]; then
 		local pkgs=()
-		[ -z "$PHP_ARG" ] && pkgs+=(php8.2-dev php8.2-cli php-apcu php-igbinary php-redis php-parser)
+		[ -z "$PHP_ARG" ] && pkgs+=($(php_deb_pkgs dev cli) php-apcu php-igbinary php-redis php-parser)
 		has_layer smoke && pkgs+=(redis-server php-redis php-apcu memcached php-memcached)  # the eviction benchmark's peers
 		has_layer smoke && pkgs+=(libxml2-utils)  # xmllint, for benchmarks/test/svg_check.sh
 		has_layer smoke && pkgs+=(valgrind)       # callgrind, for benchmarks/test/key_length_check.sh
@@ -132,7 +150,7 @@ banner() { printf '\n===== %s =====\n' "$*"; }
 # The last `NAME: N passed, N failed` line of a log, as "N M"; empty when there is none.
 counts_from() { grep -aE "^$1: [0-9]+ passed, [0-9]+ failed" "$2" | tail -n 1 | sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/'; }
 
-BUILD_ROOT="$TABLE_ROOT/build"
+BUILD_ROOT="${TABLE_BUILD_DIR:-$TABLE_ROOT/build}"
 
 mkdir -p "$BUILD_ROOT"
 
@@ -322,7 +340,7 @@ run_bench_script() { # script
 if has_layer smoke && [ $BUILT = 1 ]; then
 	PHP_BIN_DIR=$(dirname "$PHP_BIN")
 	if [ "$(basename "$PHP_BIN")" != php ]; then
-		# Debian's php-config names /usr/bin/php8.2; give the scripts a `php` that is exactly that binary.
+		# Debian's php-config names /usr/bin/phpX.Y; give the scripts a `php` that is exactly that binary.
 		PHP_BIN_DIR="$BUILD_ROOT/php-bin-$LABEL"; mkdir -p "$PHP_BIN_DIR"; ln -sf "$PHP_BIN" "$PHP_BIN_DIR/php"
 	fi
 	scripts=()

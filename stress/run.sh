@@ -23,6 +23,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SO=${1:-${TABLE_SO:-}}
 PHP=${PHP:-php}
+. "$HERE/../scripts/lib.sh"
+php_without_installed_table "$PHP"   # the table.so given, not one installed system-wide
 PARTS=${STRESS_PARTS:-chaos chaos-pressure fpm}
 if [ -z "$SO" ] || [ ! -f "$SO" ]; then
 	echo "usage: bash stress/run.sh /abs/path/to/table.so   (or TABLE_SO=...)${SO:+; no such file: $SO}"

@@ -12,7 +12,7 @@
 # The difference between the two is what getting an array out of shared memory and into a request costs:
 # what zero-copy reads are about.
 #
-# Setup: its own php-fpm8.2 (pm = static, --workers of them) with its own php.ini and no scanned ini dir,
+# Setup: its own php-fpmX.Y (the `php` on PATH's; pm = static, --workers of them) with its own php.ini and no scanned ini dir,
 # loading table.so, apcu.so and opcache (as any FPM deployment would) and nothing else; its own nginx; both
 # on free 127.0.0.1 ports, in a temporary directory. One request stores record i under "m:<i>" in both
 # caches (the workers share the master's segments, so once is enough), then a few more requests check
@@ -27,7 +27,7 @@
 # Prints the mode the table ran in (ini_get('table.zero_copy'), false where the build has no such setting,
 # and the entries of Shm\Table::stats() that name zero_copy, pin, retired or copied, read after the runs),
 # a markdown table (median req/s, every run, Factor = Table/APCu) and the exact wrk command lines.
-# Installs php8.2-fpm php8.2-cli nginx wrk php-apcu curl unless NO_INSTALL=1; stops every process it
+# Installs phpX.Y-fpm phpX.Y-cli nginx wrk php-apcu curl unless NO_INSTALL=1; stops every process it
 # started (trap). KEEP=1 keeps the temporary directory (configs, logs, wrk output); it is always kept when
 # a check failed. Ends with `fpm-bench: N passed, N failed`; exit status 1 on any failure, 2 on a bad
 # command line.
@@ -75,22 +75,22 @@ SO=$(realpath "$SO")
 
 # --- tools ---------------------------------------------------------------------------------------------
 if [ "${NO_INSTALL:-0}" != 1 ]; then
-	if ! ( . "$ROOT/scripts/lib.sh" && apt_ensure php8.2-fpm php8.2-cli nginx wrk php-apcu curl ); then
-		bad "installing php8.2-fpm php8.2-cli nginx wrk php-apcu curl"
+	if ! ( . "$ROOT/scripts/lib.sh" && apt_ensure $(php_deb_pkgs fpm cli opcache) nginx wrk php-apcu curl ); then
+		bad "installing php-fpm php-cli nginx wrk php-apcu curl"
 		finish
 	fi
 fi
 fpm_find_bins
-EXT_DIR=$(php-config8.2 --extension-dir 2>/dev/null || echo /usr/lib/php/20220829)
+EXT_DIR=$(php -r 'echo ini_get("extension_dir");')
 for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v wrk)" "$(command -v curl)" "$(command -v php)"; do
 	if [ -z "$t" ]; then
-		bad "tools present (php-fpm8.2, nginx, wrk, curl, php; NO_INSTALL=1 was given?)"
+		bad "tools present (php-fpm, nginx, wrk, curl, php; NO_INSTALL=1 was given?)"
 		finish
 	fi
 done
 for f in apcu.so opcache.so; do
 	if [ ! -f "$EXT_DIR/$f" ]; then
-		bad "$EXT_DIR/$f present (php-apcu, php8.2-opcache)"
+		bad "$EXT_DIR/$f present (php-apcu, php-opcache)"
 		finish
 	fi
 done

@@ -40,8 +40,8 @@ finish() { echo "adapters: $1 passed, $2 failed${3:+, $3 skipped}"; [ "$2" -eq 0
 if [ "${NO_INSTALL:-0}" != 1 ]; then
 	pkgs=(phpunit php-cache-integration-tests php-symfony-cache php-illuminate-cache php-illuminate-container
 		php-illuminate-config php-psr-cache php-psr-simple-cache)
-	[ -z "$PHP_ARG" ] && pkgs+=(php8.2-cli)
-	[ -z "$SO" ] && pkgs+=(php8.2-dev build-essential autoconf automake libtool)
+	[ -z "$PHP_ARG" ] && pkgs+=($(php_deb_pkgs cli))
+	[ -z "$SO" ] && pkgs+=($(php_deb_pkgs dev) build-essential autoconf automake libtool)
 	apt_ensure "${pkgs[@]}"
 fi
 PHPUNIT=$(command -v phpunit) || { log "phpunit not found (apt-get install phpunit)"; finish 0 1; }
@@ -54,6 +54,7 @@ fi
 [ -f "$SO" ] || { log "no table.so at $SO"; finish 0 1; }
 SO=$(cd "$(dirname "$SO")" && pwd)/$(basename "$SO")
 PHP=${PHP_ARG:-${PHP_BIN:-php}}
+php_without_installed_table "$PHP"
 
 OUT="$TABLE_ROOT/build/adapters-phpunit"
 mkdir -p "$OUT"

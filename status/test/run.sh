@@ -29,4 +29,5 @@ fi
 [ "$NO_INSTALL" = 1 ] || apt_ensure chromium php-xml   # check.php reads the DOM with ext/dom
 SHOT="$TABLE_ROOT/build/ci/observe/status.png"
 mkdir -p "$(dirname "$SHOT")"
+php_without_installed_table "$PHP"
 "$PHP" "$TABLE_ROOT/status/test/check.php" --so "$(cd "$(dirname "$SO")" && pwd)/$(basename "$SO")" --screenshot "$SHOT"

@@ -3,7 +3,7 @@
 #
 #   bash stress/fpm/run.sh /abs/path/to/table.so        (or TABLE_SO=... bash stress/fpm/run.sh)
 #
-# Starts its own php-fpm8.2 (pm = static, 4 workers in pool "www", 1 in pool "other", its own php.ini and
+# Starts its own php-fpmX.Y (the one of the `php` on PATH; pm = static, 4 workers in pool "www", 1 in pool "other", its own php.ini and
 # no scanned ini dir, zend.signal_check=1) and its own nginx, both on free 127.0.0.1 ports, in a temporary
 # directory, and checks:
 #   1. exact counting: `ab -n N -c 8` against a script that does Shm\Table::increment('hits'): the counter
@@ -19,7 +19,7 @@
 #   7. the FPM error log holds nothing but the expected lines (every accepted pattern is listed below),
 #      the PHP error log nothing but the one expected fatal error, and no zend_signal warning anywhere
 #
-# It installs what it needs (php8.2-fpm nginx apache2-utils wrk curl) unless NO_INSTALL=1, stops every
+# It installs what it needs (phpX.Y-fpm nginx apache2-utils wrk curl) unless NO_INSTALL=1, stops every
 # process it started (trap), and ends with `fpm: N passed, N failed`; exit status 1 on any failure.
 # Environment: FPM_REQUESTS (ab requests, default 4000), FPM_WRK_SECONDS (default 5), KEEP=1 keeps the
 # temporary directory (configs and logs) for inspection; it is always kept when a check failed.
@@ -40,15 +40,15 @@ SO=$(realpath "$SO")
 
 # --- tools ---------------------------------------------------------------------------------------------
 if [ "${NO_INSTALL:-0}" != 1 ]; then
-	if ! ( . "$ROOT/scripts/lib.sh" && apt_ensure php8.2-fpm php8.2-cli nginx apache2-utils wrk curl ); then
-		bad "installing php8.2-fpm nginx apache2-utils wrk curl"
+	if ! ( . "$ROOT/scripts/lib.sh" && apt_ensure $(php_deb_pkgs fpm cli) nginx apache2-utils wrk curl ); then
+		bad "installing php-fpm nginx apache2-utils wrk curl"
 		finish
 	fi
 fi
 fpm_find_bins
 for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v ab)" "$(command -v wrk)" "$(command -v curl)" "$(command -v php)"; do
 	if [ -z "$t" ]; then
-		bad "tools present (php-fpm8.2, nginx, ab, wrk, curl, php; NO_INSTALL=1 was given?)"
+		bad "tools present (php-fpm, nginx, ab, wrk, curl, php; NO_INSTALL=1 was given?)"
 		finish
 	fi
 done
