@@ -19,7 +19,11 @@ Table::set('k', ['blob' => str_repeat('k', 300000)]);
 //    the worker's holds to the child, which then runs /bin/sleep) and ends its request.
 $worker = table_child_start(function () {
     $held = Table::get('k');
-    $p = proc_open(['/bin/sleep', '60'], [], $pipes);
+    // The command as a string: PHP 8.3 and later start an array command with posix_spawn(), which does not
+    // fork (so nothing could be handed over); a string still goes through fork() and exec(), here as
+    // everywhere, and `exec` makes the shell's pid the program's. (600 s: the programs are killed below;
+    // they must outlive the test however slow the machine is.)
+    $p = proc_open('exec /bin/sleep 600', [], $pipes);
     Table::set('sleeper', proc_get_status($p)['pid']);
     return $held['blob'][0];
 }, 0);
@@ -31,7 +35,7 @@ $execd = pcntl_fork();
 if ($execd === 0) {
     $held = Table::get('k');
     Table::set('execing', true);
-    pcntl_exec('/bin/sleep', ['60']);
+    pcntl_exec('/bin/sleep', ['600']);
     exit(1);
 }
 table_wait_until(fn() => Table::exists('execing'));
