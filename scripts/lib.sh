@@ -39,7 +39,7 @@ _TABLE_APT_UPDATED=${_TABLE_APT_UPDATED:-0}
 apt_update_once() {
 	if [ "$_TABLE_APT_UPDATED" = 0 ]; then
 		log "apt-get update"
-		as_root apt-get update -qq >&2 || die "apt-get update failed"
+		as_root apt-get -o DPkg::Lock::Timeout=600 update -qq >&2 || die "apt-get update failed"
 		_TABLE_APT_UPDATED=1
 	fi
 }
@@ -52,7 +52,7 @@ apt_ensure() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing: ${missing[*]}"
 	apt_update_once
-	as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
+	as_root apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >&2 \
 		|| die "apt-get install ${missing[*]} failed"
 }
 
