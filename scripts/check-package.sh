@@ -25,10 +25,13 @@
 #              sources of config.m4 with each POSIX backend (*_posix.c, shm_mmap.c, lock_pthread.c)
 #              swapped for its *_win32.c counterpart; every file it names exists; and every shipped .c
 #              file is compiled by config.m4 or config.w32
+#   composer   `composer validate --strict` passes for php/composer.json (table/cache); `composer validate`
+#              passes for the root composer.json (PIE's table/table) but for one objection of a Composer
+#              older than PIE (Debian 12's 2.5.5), whose schema has no `php-ext`: any other fails
 #   zts        configure stops with a clear error for a thread-safe (ZTS) PHP (faked: a copy of the
 #              headers with ZTS defined, behind a php-config that points at it)
 #
-# Installs php-pear (and PHP) from Debian's archive when missing and run as root (NO_INSTALL=1: don't).
+# Installs php-pear, composer (and PHP) from Debian's archive when missing and run as root (NO_INSTALL=1: don't).
 # Environment: PHP (default php) runs the PHP-side helpers and --ri; PECL (default pecl).
 # Output: a line per check, and as the last line `package: N passed, N failed`.
 set -uo pipefail
@@ -61,6 +64,7 @@ if [ "${NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/d
 	missing=()
 	command -v "$PHP" >/dev/null 2>&1 || missing+=(php-cli php-xml)
 	command -v "$PECL" >/dev/null 2>&1 || missing+=(php-pear)
+	command -v composer >/dev/null 2>&1 || missing+=(composer)
 	if [ ${#missing[@]} -gt 0 ]; then
 		echo "installing ${missing[*]}" >&2
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
@@ -373,6 +377,31 @@ zts_check() {
 	fi
 }
 zts_check
+
+# --- composer --------------------------------------------------------------------------------------------
+composer_check() {
+	if ! command -v composer >/dev/null 2>&1; then
+		ok "composer: skipped (no composer; apt-get install composer)"; return
+	fi
+	local out rc problems=() extra
+	out=$(cd php && COMPOSER_ALLOW_SUPERUSER=1 composer validate --strict --no-interaction 2>&1) ||
+		problems+=("php/composer.json: composer validate --strict: $(tr '\n' ' ' <<<"$out")")
+	out=$(COMPOSER_ALLOW_SUPERUSER=1 composer validate --no-interaction 2>&1); rc=$?
+	if [ "$rc" -ne 0 ]; then
+		# Exit 2 with, as the only error, the publish check's "php-ext is not defined" (PIE's key, which
+		# Composer's schema gained after 2.5) is accepted; so is nothing else.
+		extra=$(grep -E '^- ' <<<"$out" | grep -v '^- The property php-ext is not defined')
+		if [ "$rc" -ne 2 ] || [ -n "$extra" ] || ! grep -q '^# Publish errors' <<<"$out" || grep -q '^# Errors' <<<"$out"; then
+			problems+=("composer.json: composer validate (exit $rc): $(tr '\n' ' ' <<<"$out")")
+		fi
+	fi
+	if [ ${#problems[@]} -eq 0 ]; then
+		ok "composer: php/composer.json valid (--strict), composer.json valid ($(composer --version 2>/dev/null | awk '{print "Composer " $3}'))"
+	else
+		fail "composer:"; printf '     %s\n' "${problems[@]}"
+	fi
+}
+composer_check
 
 finish
 }

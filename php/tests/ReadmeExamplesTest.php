@@ -21,8 +21,8 @@ final class ReadmeExamplesTest extends TestCase
     protected function setUp(): void
     {
         Table::clear('app');
-        Table::clear('laravel');
-        Table::clear('laravel:locks');
+        Table::clear('myapp_cache_');
+        Table::clear('myapp_cache_:locks');
         Table::delete('app', '@versions');
     }
 
@@ -70,16 +70,23 @@ final class ReadmeExamplesTest extends TestCase
         $app = new Container();
         $app->instance('config', new Config(['cache' => [
             'default' => 'table',
-            'stores' => ['table' => ['driver' => 'table', 'namespace' => 'laravel']],
+            'prefix' => 'myapp_cache_',
+            'stores' => ['table' => ['driver' => 'table']],
         ]]));
         $app->singleton('cache', fn ($app) => new CacheManager($app));
         (new TableServiceProvider($app))->register();
+        $john = ['name' => 'John'];
 
         $app['cache']->store('table')->put('k', 'v', 60);
         $sent = $app['cache']->store('table')->lock('invoice:42', 10)->get(fn () => 'sent 42');
+        $app['cache']->store('table')->tags(['people', 'artists'])->put('john', $john, 60);
+        $this->assertSame($john, $app['cache']->store('table')->tags(['people', 'artists'])->get('john'));
+        $app['cache']->store('table')->tags(['people'])->flush();
 
-        $this->assertSame('v', Table::get('k', 'laravel'));
+        $this->assertSame('myapp_cache_', $app['cache']->store('table')->getPrefix());
+        $this->assertSame('v', Table::get('k', 'myapp_cache_'), 'table namespace "myapp_cache_"');
         $this->assertSame('sent 42', $sent);
-        $this->assertFalse(Table::exists('invoice:42', 'laravel:locks'), 'get() with a callback released the lock');
+        $this->assertFalse(Table::exists('invoice:42', 'myapp_cache_:locks'), 'get() with a callback released the lock');
+        $this->assertNull($app['cache']->store('table')->tags(['people', 'artists'])->get('john'), 'flush() of a tag drops john');
     }
 }

@@ -21,6 +21,7 @@ if (is_file($vendor)) {
         'Psr/SimpleCache/autoload.php',
         'Cache/IntegrationTests/autoload.php',
         'Symfony/Component/Cache/autoload.php',
+        'Symfony/Bundle/FrameworkBundle/autoload.php',
         'Illuminate/Cache/autoload.php',
         'Illuminate/Container/autoload.php',
         'Illuminate/Config/autoload.php',

@@ -5,18 +5,22 @@
 #
 # Without TABLE_SO it builds one from a fresh copy of the sources in build/adapters/ (scripts/lib.sh's
 # table_build). As root it installs what it needs from Debian's archive (NO_INSTALL=1: don't): PHPUnit,
-# the php-cache/integration-tests conformance suite, Symfony Cache, Laravel's cache, container and config,
-# and the PSR interfaces. The suites:
+# the php-cache/integration-tests conformance suite, Symfony Cache and FrameworkBundle, Laravel's cache,
+# container and config, APCu (the apc driver and ApcuAdapter to compare with) and the PSR interfaces.
+# The suites:
 #   psr16    the conformance suite's SimpleCacheTest on Shm\Cache\SimpleCache, plus tests of its own
 #   psr6     the conformance suite's CachePoolTest on Shm\Cache\CacheItemPool, plus tests of its own
 #   symfony  CachePoolTest on Shm\Cache\Symfony\TableAdapter, get() stampede protection across forked
-#            workers, namespaces, version, prune
+#            workers, namespaces, version, prune; keys as ApcuAdapter treats them (assertions off and
+#            on); a FrameworkBundle kernel with cache.adapter.table pools (TableBundle)
 #   laravel  Shm\Cache\Laravel\TableStore through Illuminate\Cache\Repository, locks across forked
-#            workers, the service provider through CacheManager
+#            workers, the service provider through CacheManager; prefix and tags run against both the
+#            table and the apc driver
 #   signatures  the PSR classes load against psr/cache and psr/simple-cache 2 and 3 (Debian has 1)
 #   readme   the snippets of README's "Use it from Symfony / Laravel / PSR-16" section
 # --zero-copy runs PHP with -d table.zero_copy=1 (arrays read straight from shared memory).
-# PHP runs with zend.assertions=-1 (production), so key validation is proven not to rely on assert().
+# PHP runs with zend.assertions=-1 (production), as the PSR classes' key validation must not rely on
+# assert(), and apc.enable_cli=1 (without APCu the comparisons with it are skipped).
 # The TTL tests sleep (the table's clock cannot be mocked): about 30 s in all.
 # Output: PHPUnit's, a line per suite, and last `adapters: N passed, N failed[, N skipped]`.
 set -uo pipefail
@@ -38,8 +42,8 @@ done
 finish() { echo "adapters: $1 passed, $2 failed${3:+, $3 skipped}"; [ "$2" -eq 0 ]; exit; }
 
 if [ "${NO_INSTALL:-0}" != 1 ]; then
-	pkgs=(phpunit php-cache-integration-tests php-symfony-cache php-illuminate-cache php-illuminate-container
-		php-illuminate-config php-psr-cache php-psr-simple-cache)
+	pkgs=(phpunit php-cache-integration-tests php-symfony-cache php-symfony-framework-bundle php-illuminate-cache
+		php-illuminate-container php-illuminate-config php-psr-cache php-psr-simple-cache php-apcu)
 	[ -z "$PHP_ARG" ] && pkgs+=($(php_deb_pkgs cli))
 	[ -z "$SO" ] && pkgs+=($(php_deb_pkgs dev) build-essential autoconf automake libtool)
 	apt_ensure "${pkgs[@]}"
@@ -61,7 +65,7 @@ mkdir -p "$OUT"
 JUNIT="$OUT/junit.xml"
 rm -f "$JUNIT"
 log "PHPUnit on $($PHP -r 'echo PHP_VERSION;') with $SO"
-TABLE_SO="$SO" "$PHP" -d "extension=$SO" "${PHP_OPTS[@]+"${PHP_OPTS[@]}"}" -d zend.assertions=-1 -d zend.signal_check=1 -d display_errors=1 \
+TABLE_SO="$SO" "$PHP" -d "extension=$SO" "${PHP_OPTS[@]+"${PHP_OPTS[@]}"}" -d zend.assertions=-1 -d zend.signal_check=1 -d display_errors=1 -d apc.enable_cli=1 \
 	"$PHPUNIT" -c php/tests/phpunit.xml --log-junit "$JUNIT" "${EXTRA[@]+"${EXTRA[@]}"}"
 rc=$?
 [ -s "$JUNIT" ] || { log "PHPUnit wrote no results (exit $rc)"; finish 0 1; }

@@ -13,4 +13,4 @@ try {
 }
 ?>
 --EXPECTF--
-Shm\TableException: Shm\Table is unavailable: %Stable.memory%S
+Shm\TableException: Shm\Table is unavailable: mmap(%d bytes) failed: %s; lower table.memory

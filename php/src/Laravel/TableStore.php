@@ -4,9 +4,9 @@ declare(strict_types=1);
 
 namespace Shm\Cache\Laravel;
 
+use Illuminate\Cache\TaggableStore;
 use Illuminate\Contracts\Cache\Lock;
 use Illuminate\Contracts\Cache\LockProvider;
-use Illuminate\Contracts\Cache\Store;
 use Shm\Table;
 use Shm\TableException;
 
@@ -18,21 +18,32 @@ use Shm\TableException;
  * Repository::add() uses. increment()/decrement() are exact and atomic; on a value that is not an
  * integer they return false. flush() clears this store's namespace only.
  *
+ * The store's Shm\Table namespace is $prefix followed by $namespace. The prefix is Laravel's cache prefix
+ * (the store's `prefix`, else `cache.prefix`, as for the `apc` driver) and getPrefix() returns it; keys
+ * are stored as given, in that namespace. So two applications with different prefixes never share a
+ * key, and flush() (`cache:clear`) of one leaves the other's entries, where ApcStore::flush() empties
+ * all of APCu.
+ *
+ * Tags: TaggableStore's tags(), Laravel's TagSet and TaggedCache over this store, as with the `apc` driver.
+ *
  * Locks live in a namespace of their own ("<namespace>:locks"), so flush() does not release them: see
  * TableLock.
  */
-class TableStore implements Store, LockProvider
+class TableStore extends TaggableStore implements LockProvider
 {
     private string $namespace;
     private string $lockNamespace;
+    private string $prefix;
 
-    public function __construct(string $namespace = 'laravel')
+    public function __construct(string $namespace = 'laravel', string $prefix = '')
     {
-        if ($namespace === '' || \strlen($namespace) > 249) {
-            throw new \InvalidArgumentException('The table cache namespace must be 1 to 249 bytes');
+        $full = $prefix . $namespace;
+        if ($full === '' || \strlen($full) > 249) {
+            throw new \InvalidArgumentException('The table cache namespace (prefix and namespace) must be 1 to 249 bytes');
         }
-        $this->namespace = $namespace;
-        $this->lockNamespace = $namespace . ':locks';
+        $this->prefix = $prefix;
+        $this->namespace = $full;
+        $this->lockNamespace = $full . ':locks';
     }
 
     public function get($key)
@@ -100,12 +111,13 @@ class TableStore implements Store, LockProvider
         return Table::clear($this->namespace);
     }
 
+    /** Laravel's cache prefix of this store; it is the start of getNamespace(), not of the keys. */
     public function getPrefix()
     {
-        return '';
+        return $this->prefix;
     }
 
-    /** The Shm\Table namespace of this store. */
+    /** The Shm\Table namespace of this store: the prefix followed by the namespace given. */
     public function getNamespace(): string
     {
         return $this->namespace;

@@ -29,17 +29,28 @@ use Symfony\Contracts\Cache\ItemInterface;
  *   Shm\Table::remember() on a claim key, instead of Symfony's LockRegistry (flock, off under the CLI).
  *   Workers that wait read the value the first one saved. If a waiter finds nothing (the first worker
  *   threw, or chose not to save), it runs the callback itself.
- * - Keys are validated on every call, not only under assert() as AbstractAdapter does.
+ * - Keys are checked as Symfony's own adapters check them on the Symfony installed: AbstractAdapter
+ *   validates them (CacheItem::validateKey()) where it does for ApcuAdapter, which on Symfony 5.4 to 7 is
+ *   inside assert(). So a key with a PSR-6 reserved character ("user:42") throws in development
+ *   (zend.assertions=1) and is stored in production, as with ApcuAdapter: moving from APCu breaks nothing.
  * - prune() reclaims the namespace's expired entries now (Shm\Table sweeps them lazily otherwise).
  */
 class TableAdapter extends AbstractAdapter implements PruneableInterface
 {
     private const DEFAULT_NS = '@symfony';
     private const VERSIONS_NS = '@versions';
-    /** Claims for get(): '@' cannot start a valid key, so they never collide with an item. */
-    private const CLAIM_PREFIX = '@compute:';
+    /**
+     * Claims for get() live in a table namespace of their own, keyed "<pool namespace>\0<key>", so that no
+     * item key (reserved characters are accepted in production) collides with one.
+     */
+    private const CLAIMS_NS = '@claims';
     /** How long a claim key outlives a computation whose worker died before deleting it. */
     private const CLAIM_TTL = 10;
+    /**
+     * The empty key, which ApcuAdapter stores when assertions are off but Shm\Table refuses, is the key
+     * "<pool namespace>" of this table namespace.
+     */
+    private const EMPTY_KEY_NS = '@empty-key';
 
     private string $tableNamespace;
     private ?MarshallerInterface $marshaller;
@@ -64,7 +75,7 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
         if ($version !== null) {
             CacheItem::validateKey($version);
             if (Table::get($this->tableNamespace, self::VERSIONS_NS) !== $version) {
-                Table::clear($this->tableNamespace);
+                $this->doClear('');
                 Table::set($this->tableNamespace, $version, null, self::VERSIONS_NS);
             }
         }
@@ -102,7 +113,7 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
     public function computeOnce(callable $callback, ItemInterface $item, bool &$save, CacheInterface $pool, ?\Closure $setMetadata = null, ?LoggerInterface $logger = null): mixed
     {
         $key = $item->getKey();
-        $claim = self::CLAIM_PREFIX . $key;
+        $claim = $this->tableNamespace . "\0" . $key;
         if (\strlen($claim) > 65535) {
             return $callback($item, $save);
         }
@@ -130,10 +141,10 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
                 $save = false;
             }
             return 1;
-        }, self::CLAIM_TTL, $this->tableNamespace);
+        }, self::CLAIM_TTL, self::CLAIMS_NS);
 
         if ($computed) {
-            Table::delete($claim, $this->tableNamespace);
+            Table::delete($claim, self::CLAIMS_NS);
             $logger && $logger->info('Item "{key}" computed under a table claim', ['key' => $key]);
             return $value;
         }
@@ -147,44 +158,18 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
         return $callback($item, $save);
     }
 
-    /*
-     * Every key is validated on every call: AbstractAdapter checks keys only inside assert(), which
-     * production PHP compiles away (zend.assertions=-1). The signatures are those of Symfony 6 and 7,
-     * which Symfony 5.4's untyped ones accept.
-     */
-
-    public function getItem(mixed $key): CacheItem
-    {
-        return parent::getItem(CacheItem::validateKey($key));
-    }
-
-    public function getItems(array $keys = []): iterable
-    {
-        array_map([CacheItem::class, 'validateKey'], $keys);
-        return parent::getItems($keys);
-    }
-
-    public function hasItem(mixed $key): bool
-    {
-        return parent::hasItem(CacheItem::validateKey($key));
-    }
-
-    public function deleteItem(mixed $key): bool
-    {
-        return parent::deleteItem(CacheItem::validateKey($key));
-    }
-
-    public function deleteItems(array $keys): bool
-    {
-        array_map([CacheItem::class, 'validateKey'], $keys);
-        return parent::deleteItems($keys);
-    }
-
     protected function doFetch(array $ids): iterable
     {
         $unserializeCallbackHandler = ini_set('unserialize_callback_func', parent::class . '::handleUnserializeCallback');
         try {
-            $values = Table::getMany($ids, $this->tableNamespace);
+            $empty = array_search('', $ids = array_map('strval', $ids), true);
+            if ($empty !== false) {
+                unset($ids[$empty]);
+            }
+            $values = $ids === [] ? [] : Table::getMany(array_values($ids), $this->tableNamespace);
+            if ($empty !== false && ($hit = Table::getMany([$this->tableNamespace], self::EMPTY_KEY_NS)) !== []) {
+                $values[''] = reset($hit);
+            }
             if ($this->marshaller !== null) {
                 foreach ($values as $id => $v) {
                     $values[$id] = $this->marshaller->unmarshall($v);
@@ -200,12 +185,13 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
 
     protected function doHave(string $id): bool
     {
-        return Table::exists($id, $this->tableNamespace);
+        return $id === '' ? Table::exists($this->tableNamespace, self::EMPTY_KEY_NS) : Table::exists($id, $this->tableNamespace);
     }
 
     protected function doClear(string $namespace): bool
     {
         if ($namespace === '') {
+            Table::delete($this->tableNamespace, self::EMPTY_KEY_NS);
             return Table::clear($this->tableNamespace);
         }
         // clear($prefix): the keys that start with it (glob metacharacters escaped).
@@ -221,8 +207,13 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
 
     protected function doDelete(array $ids): bool
     {
+        $ids = array_map('strval', $ids);
+        if (($empty = array_search('', $ids, true)) !== false) {
+            unset($ids[$empty]);
+            Table::delete($this->tableNamespace, self::EMPTY_KEY_NS);
+        }
         if ($ids !== []) {
-            Table::deleteMany(array_map('strval', $ids), $this->tableNamespace);
+            Table::deleteMany(array_values($ids), $this->tableNamespace);
         }
         return true;
     }
@@ -233,6 +224,15 @@ class TableAdapter extends AbstractAdapter implements PruneableInterface
             return $failed;
         }
         $expire = $lifetime > 0 ? min($lifetime, 2147483647) : null;
+        if (\array_key_exists('', $values)) {
+            if (!Table::set($this->tableNamespace, $values[''], $expire, self::EMPTY_KEY_NS)) {
+                $failed[] = '';
+            }
+            unset($values['']);
+            if ($values === []) {
+                return $failed ?? [];
+            }
+        }
         if (Table::setMany($values, $expire, $this->tableNamespace)) {
             return $failed ?? [];
         }
