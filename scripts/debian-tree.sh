@@ -16,7 +16,7 @@
 # `run` enters the tree with chroot inside a mount namespace of its own (unshare): /proc, a fresh tmpfs on
 # /dev/shm, /dev/pts, the checkout on /table and the cache above are mounted there, and all of it goes away
 # with the namespace, however CMD ends, so nothing is ever left mounted on the host. Processes that CMD leaves
-# running inside the tree are killed when it returns. The tree gets the host's resolv.conf and hosts (apt
+# running in that namespace are killed when it returns (other runs in the same tree are left alone). The tree gets the host's resolv.conf and hosts (apt
 # inside needs the same Debian mirror the host uses; nothing else is reached). Exit status: CMD's.
 set -euo pipefail
 # The body is one compound command, read whole before it runs: editing this file mid-run is safe.
@@ -59,12 +59,13 @@ ensure() {
 	make_tree
 }
 
-# Processes whose root is the tree (left behind by CMD: a server a test started, say).
+# Processes still in this run's mount namespace (left behind by CMD: a server a test started, say). Only
+# this run's: another run in the same tree has a namespace of its own and is left alone.
 kill_left_in_tree() {
-	local p root pids=()
+	local ns=$1 p pids=()
+	[ -n "$ns" ] || return 0
 	for p in /proc/[0-9]*; do
-		root=$(readlink "$p/root" 2>/dev/null) || continue
-		[ "$root" = "$TREE" ] && pids+=("${p#/proc/}")
+		[ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$ns" ] && pids+=("${p#/proc/}")
 	done
 	[ ${#pids[@]} -eq 0 ] && return 0
 	log "killing processes left running in the tree: ${pids[*]}"
@@ -77,11 +78,13 @@ run_in_tree() {
 	as_root cp /etc/resolv.conf "$TREE/etc/resolv.conf"
 	as_root cp /etc/hosts "$TREE/etc/hosts"
 	as_root mkdir -p "$TREE/table" "$TREE/var/cache/table-ci"
-	local rc=0
+	local rc=0 nsfile ns
+	nsfile=$(mktemp "${TMPDIR:-/tmp}/table-tree-ns.XXXXXX")
 	# Inside the namespace: mount, chroot, run. The mounts live only as long as the namespace does.
 	as_root unshare --mount --propagation private --fork -- /bin/bash -c '
 		set -e
-		T=$1 ROOT=$2 TCACHE=$3; shift 3
+		T=$1 ROOT=$2 TCACHE=$3 NSFILE=$4; shift 4
+		readlink /proc/self/ns/mnt >"$NSFILE"
 		mount -t proc proc "$T/proc"
 		mount -t tmpfs -o mode=1777,size=50% tmpfs "$T/dev/shm"
 		mkdir -p "$T/dev/pts" && mount -t devpts -o newinstance,ptmxmode=0666 devpts "$T/dev/pts" 2>/dev/null || true
@@ -92,8 +95,10 @@ run_in_tree() {
 		chroot "$T" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			HOME=/root LANG=C.UTF-8 TERM=dumb CI="${CI:-}" NO_INTERACTION=1 DEBIAN_FRONTEND=noninteractive \
 			${TABLE_TREE_ENV:-} /bin/bash -c "cd /table && exec \"\$@\"" bash "$@"
-	' bash "$TREE" "$TABLE_ROOT" "$TREE_CACHE" "$@" || rc=$?
-	kill_left_in_tree
+	' bash "$TREE" "$TABLE_ROOT" "$TREE_CACHE" "$nsfile" "$@" || rc=$?
+	ns=$(cat "$nsfile" 2>/dev/null || true)
+	rm -f "$nsfile"
+	kill_left_in_tree "$ns"
 	return $rc
 }
 
