@@ -207,6 +207,9 @@ tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, cons
 tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected,
                      const tbl_value_t *val);
 tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
+/* Delete only when the stored value equals `expected` as tbl_cas compares (TBL_EMISMATCH otherwise,
+ * TBL_ENOTFOUND when missing or expired), checked and unlinked under one hold of the stripe lock. */
+tbl_status_t tbl_delete_if(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected);
 /* Add `delta` to an integer entry; a missing key starts from 0 and gets `ttl` (0 = never). The expiry
  * of an existing entry is kept. TBL_ETYPE / TBL_EOVERFLOW leave the entry unchanged. */
 tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64_t delta, uint32_t ttl,
