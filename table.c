@@ -171,7 +171,7 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 			break;
 		case TBL_ENSFULL:   /* tbl_ns_limit() counts the default namespace too */
 			zend_throw_exception_ex(php_table_exception_ce, 0,
-				"%s(): too many namespaces (at most %u); raise table.memory", ZSTR_VAL(fn), tbl_ns_limit(t) - 1);
+				"%s(): too many namespaces (at most %u, and none of them is empty)", ZSTR_VAL(fn), tbl_ns_limit(t) - 1);
 			break;
 		case TBL_ESYS:
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): %s", ZSTR_VAL(fn), tbl_errstr(t));

@@ -50,13 +50,15 @@ final class Table
 
     public static function cas(string $key, mixed $expected, mixed $new, ?string $namespace = null): bool {}
 
+    public static function deleteIf(string $key, mixed $expected, ?string $namespace = null): bool {}
+
     public static function remember(string $key, callable $compute, ?int $expire = null, ?string $namespace = null): mixed {}
 
     public static function touch(string $key, ?int $expire, ?string $namespace = null): bool {}
 
     public static function getMany(array $keys, ?string $namespace = null): array {}
 
-    public static function setMany(array $values, ?int $expire = null, ?string $namespace = null): bool {}
+    public static function setMany(array $values, ?int $expire = null, ?string $namespace = null, ?array &$failed = null): bool {}
 
     public static function deleteMany(array $keys, ?string $namespace = null): int {}
 

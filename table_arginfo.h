@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 7b8beb25468ce9fc881cfe29482c5d4e9e6d2dd6 */
+ * Stub hash: 93e0894328802f4db5c71a4bf514742981985087 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Shm_Table_get, 0, 1, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -79,6 +79,12 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Shm_Table_cas, 0, 3, _IS_B
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, namespace, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Shm_Table_deleteIf, 0, 2, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, expected, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, namespace, IS_STRING, 1, "null")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Shm_Table_remember, 0, 2, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, compute, IS_CALLABLE, 0)
@@ -101,6 +107,7 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Shm_Table_setMany, 0, 1, _
 	ZEND_ARG_TYPE_INFO(0, values, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, expire, IS_LONG, 1, "null")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, namespace, IS_STRING, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(1, failed, IS_ARRAY, 1, "null")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Shm_Table_deleteMany, 0, 1, IS_LONG, 0)
@@ -134,6 +141,7 @@ ZEND_METHOD(Shm_Table, add);
 ZEND_METHOD(Shm_Table, increment);
 ZEND_METHOD(Shm_Table, decrement);
 ZEND_METHOD(Shm_Table, cas);
+ZEND_METHOD(Shm_Table, deleteIf);
 ZEND_METHOD(Shm_Table, remember);
 ZEND_METHOD(Shm_Table, touch);
 ZEND_METHOD(Shm_Table, getMany);
@@ -162,6 +170,7 @@ static const zend_function_entry class_Shm_Table_methods[] = {
 	ZEND_ME(Shm_Table, increment, arginfo_class_Shm_Table_increment, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, decrement, arginfo_class_Shm_Table_decrement, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, cas, arginfo_class_Shm_Table_cas, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(Shm_Table, deleteIf, arginfo_class_Shm_Table_deleteIf, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, remember, arginfo_class_Shm_Table_remember, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, touch, arginfo_class_Shm_Table_touch, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(Shm_Table, getMany, arginfo_class_Shm_Table_getMany, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)

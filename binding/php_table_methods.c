@@ -356,6 +356,14 @@ PHP_METHOD(Shm_Table, decrement)
 	php_table_incr(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
 }
 
+/* cas() replaces (val set), deleteIf() deletes (val NULL): the same comparison, one step under the lock. */
+static tbl_status_t php_table_swap(tbl_t *t, tbl_ns_t ns, zend_string *key, const tbl_value_t *exp,
+                                   const tbl_value_t *val)
+{
+	return val ? tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), exp, val)
+	           : tbl_delete_if(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), exp);
+}
+
 /* The core compares stored bytes, which is === for every scalar but floats: NAN is never identical to
  * itself, and 0.0 === -0.0 although their bytes differ. */
 static tbl_status_t php_table_cas_identical(tbl_t *t, tbl_ns_t ns, zend_string *key, zval *expected,
@@ -370,12 +378,12 @@ static tbl_status_t php_table_cas_identical(tbl_t *t, tbl_ns_t ns, zend_string *
 		if (d == 0.0) {
 			double other = signbit(d) ? 0.0 : -0.0;
 			tbl_value_t alt = { TBL_T_DOUBLE, &other, sizeof(other), NULL };
-			tbl_status_t st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), exp, val);
+			tbl_status_t st = php_table_swap(t, ns, key, exp, val);
 
-			return st == TBL_EMISMATCH ? tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &alt, val) : st;
+			return st == TBL_EMISMATCH ? php_table_swap(t, ns, key, &alt, val) : st;
 		}
 	}
-	return tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), exp, val);
+	return php_table_swap(t, ns, key, exp, val);
 }
 
 /* ---- cas() of arrays: === semantics ------------------------------------------------------------------
@@ -485,7 +493,7 @@ static tbl_status_t php_table_cas_array(tbl_t *t, tbl_ns_t ns, zend_string *key,
 		witness.data = ZSTR_VAL(bytes);
 		witness.len = (uint32_t)ZSTR_LEN(bytes);
 		witness.ops = NULL;
-		st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &witness, val);
+		st = php_table_swap(t, ns, key, &witness, val);
 		zend_string_release(bytes);
 		if (st != TBL_EMISMATCH) {
 			return st;
@@ -544,6 +552,50 @@ PHP_METHOD(Shm_Table, cas)
 	RETURN_BOOL(st == TBL_OK);
 }
 
+/* deleteIf(): cas() with deletion for the swap (php_table_swap), so a lock's owner releases it in one
+ * step and never deletes the value another owner stored after its own expired. */
+PHP_METHOD(Shm_Table, deleteIf)
+{
+	zend_string *key, *ns = NULL;
+	zval *expected;
+	tbl_t *t;
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	php_table_encoded enc_expected;
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(2, 3)
+		Z_PARAM_STR(key)
+		Z_PARAM_ZVAL(expected)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(ns)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 3) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if (!php_table_encode_arg(t, expected, 2, &enc_expected)) {
+		php_table_encoded_free(&enc_expected);
+		RETURN_THROWS();
+	}
+	st = TBL_ENOTFOUND;
+	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
+		ZVAL_DEREF(expected);
+		if (Z_TYPE_P(expected) == IS_ARRAY && !php_table_has_object(expected, 0)) {
+			bool thrown = false;
+			st = php_table_cas_array(t, nsid, key, expected, NULL, &thrown);
+			r = thrown ? -1 : r;
+		} else {
+			st = php_table_cas_identical(t, nsid, key, expected, &enc_expected.val, NULL);
+		}
+	}
+	php_table_encoded_free(&enc_expected);
+	if (r < 0 || php_table_throw(t, st, key, 0)) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(st == TBL_OK);
+}
+
 PHP_METHOD(Shm_Table, getMany)
 {
 	HashTable *keys;
@@ -593,16 +645,21 @@ PHP_METHOD(Shm_Table, setMany)
 	tbl_t *t;
 	tbl_ns_t nsid;
 	zend_ulong h;
-	zval *zv;
+	zval *zv, *failed = NULL, failed_keys;
 	php_table_encoded *enc;
 
-	ZEND_PARSE_PARAMETERS_START(1, 3)
+	ZEND_PARSE_PARAMETERS_START(1, 4)
 		Z_PARAM_ARRAY_HT(values)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_LONG_OR_NULL(expire, expire_null)
 		Z_PARAM_STR_OR_NULL(ns)
+		Z_PARAM_ZVAL(failed)
 	ZEND_PARSE_PARAMETERS_END();
 
+	if (failed && Z_TYPE_P(Z_REFVAL_P(failed)) != IS_NULL && Z_TYPE_P(Z_REFVAL_P(failed)) != IS_ARRAY) {
+		zend_argument_type_error(4, "must be of type ?array, %s given", zend_zval_type_name(Z_REFVAL_P(failed)));
+		RETURN_THROWS();
+	}
 	ZEND_HASH_FOREACH_STR_KEY(values, skey) {
 		if (skey && !php_table_key_ok(skey)) {
 			zend_argument_value_error(1, "must contain only non-empty keys of at most %u bytes", TBL_KEY_MAX);
@@ -626,6 +683,8 @@ PHP_METHOD(Shm_Table, setMany)
 		goto done;
 	}
 
+	/* $failed: the keys not stored (no room under noeviction), as apcu_store(array) reports them. */
+	array_init(&failed_keys);
 	i = 0;
 	ZEND_HASH_FOREACH_KEY_VAL(values, h, skey, zv) {
 		zend_string *key = php_table_array_key(h, skey, zv, false);
@@ -634,13 +693,30 @@ PHP_METHOD(Shm_Table, setMany)
 			st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc[i].val, ttl, TBL_STORE_SET);
 		}
 		bool threw = st != TBL_OK && php_table_throw(t, st, key, enc[i].size);
-		zend_string_release(key);
 		i++;
 		if (threw) {
+			zend_string_release(key);
+			zval_ptr_dtor(&failed_keys);
 			goto done;
 		}
-		all = all && st == TBL_OK;
+		if (st != TBL_OK) {
+			/* Named as the caller did: an int key stays an int. */
+			if (skey) {
+				add_next_index_str(&failed_keys, key);
+			} else {
+				add_next_index_long(&failed_keys, (zend_long)h);
+				zend_string_release(key);
+			}
+			all = false;
+		} else {
+			zend_string_release(key);
+		}
 	} ZEND_HASH_FOREACH_END();
+	if (failed) {
+		ZEND_TRY_ASSIGN_REF_TMP(failed, &failed_keys);
+	} else {
+		zval_ptr_dtor(&failed_keys);
+	}
 	RETVAL_BOOL(all);
 
 done:

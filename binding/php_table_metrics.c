@@ -46,7 +46,7 @@ static const php_table_metric_def php_table_metric_defs[] = {
 	PHP_TABLE_COUNTER("hits_total", "hits", "Lookups that found a live entry."),
 	PHP_TABLE_COUNTER("misses_total", "misses", "Lookups that found no live entry."),
 	PHP_TABLE_COUNTER("sets_total", "sets", "Writes that stored an entry."),
-	PHP_TABLE_COUNTER("deletes_total", "deletes", "Entries removed by delete() and deleteMany() (clear() is not counted)."),
+	PHP_TABLE_COUNTER("deletes_total", "deletes", "Entries removed by delete(), deleteIf() and deleteMany() (clear() is not counted)."),
 	PHP_TABLE_COUNTER("evictions_total", "evictions", "Live entries evicted to make room for a write."),
 	PHP_TABLE_COUNTER("evicted_bytes_total", "evicted_bytes", "Bytes of the live entries evicted to make room."),
 	PHP_TABLE_COUNTER("eviction_runs_total", "eviction_runs", "Writes that had to evict to make room."),

@@ -153,10 +153,12 @@ void tbl_expire_due(tbl_t *t, int ns, uint32_t now_sec)
 	}
 }
 
-/* Under memory pressure: expire what is due in every stripe we can get (our own is already held). */
+/* Under memory pressure: expire what is due in every stripe we can get (our own is already held).
+ * Non-zero when some stripe was due: the caller tries to allocate again. (Not "when retired_blocks
+ * changed": retiring reclaims every TBL_RECLAIM_EVERY retires, which can bring the count back to where
+ * it was although everything expired was freed.) */
 static int expire_for_room(tbl_t *t, uint32_t held, uint32_t now_sec)
 {
-	uint64_t before = t->hdr->retired_blocks;
 	uint32_t s;
 	int any = 0;
 
@@ -175,7 +177,7 @@ static int expire_for_room(tbl_t *t, uint32_t held, uint32_t now_sec)
 		}
 		any = 1;
 	}
-	return any && t->hdr->retired_blocks != before;
+	return any;
 }
 
 void tbl_sweep_step(tbl_t *t, uint64_t n, uint32_t now_sec)

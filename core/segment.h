@@ -9,10 +9,6 @@
  *   | tbl_header_t       |  geometry, global epoch, allocator state, retire queue, folded stats
  *   +--------------------+  off_locks
  *   | tbl_lock_t[...]    |  nstripes stripe locks, then the allocator, namespace and misc locks
- *   +--------------------+  off_nscounts
- *   | tbl_nscount_t      |  [nstripes][max_ns]: entries, bytes and earliest expiry per stripe and namespace
- *   +--------------------+  off_nsrecs / off_nsindex
- *   | namespace names    |  tbl_nsrec_t[max_ns] by id, and an open-addressed index name hash -> id
  *   +--------------------+  off_claims
  *   | tbl_claim_t[...]   |  remember() claims
  *   +--------------------+  off_buckets
@@ -23,7 +19,13 @@
  *   | tbl_slot_t[nslots] |  one per process: read epoch, pid + start time, counters, nholds
  *   +--------------------+  off_holds
  *   | hold lists         |  TBL_HOLD_MAX entry offsets per slot (zero-copy holds, epoch.c)
+ *   +--------------------+  off_nscounts
+ *   | tbl_nscount_t      |  [nstripes][max_ns]: entries, bytes and earliest expiry per stripe and namespace
+ *   +--------------------+  off_nsrecs / off_nsindex
+ *   | namespace names    |  tbl_nsrec_t[max_ns] by id, and an open-addressed index name hash -> id
  *   +--------------------+  map_size
+ * Everything after segment_size is faulted in only where used: ids are handed out in order, so the
+ * namespace pages a table touches grow with the namespaces it has, not with max_ns (every possible id).
  */
 #ifndef TBL_SEGMENT_H
 #define TBL_SEGMENT_H

@@ -48,9 +48,10 @@ void tbl_stripe_recount(tbl_t *t, uint32_t stripe)
 {
 	tbl_header_t *h = t->hdr;
 	uint64_t b;
-	tbl_ns_t ns;
+	tbl_ns_t ns, created = tbl_ns_count_created(t);
 
-	for (ns = 0; ns < h->max_ns; ns++) {
+	/* Ids from ns_created on were never counted: their pages stay untouched (table_core.c). */
+	for (ns = 0; ns < created; ns++) {
 		tbl_nscount_t *c = tbl_nscount(t, stripe, ns);
 		TBL_STORE_RELAXED(&c->entries, 0);
 		TBL_STORE_RELAXED(&c->bytes, 0);

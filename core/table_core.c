@@ -2,12 +2,15 @@
  * table_core.c - the facade: creating the segment, the lock-free read path, counters, stats, scans.
  * Writes live in write.c, making room in evict.c, reclamation in epoch.c.
  *
- * The geometry scales with table.memory: one bucket per 256 bytes (power of two) and one namespace per
- * 64 KiB (128 to 4096). Everything but the heap is carved out of the front of the segment; see segment.h
- * for the picture. Reader slots are a fixed number (4096) whatever table.memory says, so that no php-fpm
- * pool runs out of them: they and their zero-copy hold lists are mapped after the segment's
- * table.memory bytes. The mapping is zero-filled, so only the fields that start non-zero are written
- * here, and the untouched parts (nearly all slots and hold lists) are never faulted in.
+ * The geometry scales with table.memory: one bucket per 256 bytes (power of two). Everything else but
+ * the heap is carved out of the front of the segment; see segment.h for the picture. Reader slots are a
+ * fixed number (4096) whatever table.memory says, so that no php-fpm pool runs out of them: they and
+ * their zero-copy hold lists are mapped after the segment's table.memory bytes. So are the namespaces
+ * (counters, names and the name index), sized for every id a namespace can have (TBL_NS_NAMED_MAX), so
+ * that a tenant-per-namespace application is never refused by a table sized at start: ids are handed
+ * out in order, so N namespaces touch about N x 1.3 KiB of those pages, and the rest stay virtual. The
+ * mapping is zero-filled, so only the fields that start non-zero are written here, and the untouched
+ * parts (nearly all slots, hold lists and namespace pages) are never faulted in.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,32 +38,35 @@ static uint64_t pow2_floor(uint64_t v)
 
 /* Lay the segment out. Returns the heap offset, or 0 when the segment is too small for its own
  * bookkeeping. */
-static uint64_t plan_layout(tbl_header_t *h, uint64_t memory, uint32_t nslots)
+static uint64_t plan_layout(tbl_header_t *h, uint64_t memory, uint32_t nslots, uint32_t namespaces)
 {
 	uint64_t off;
 
 	h->nstripes = TBL_NSTRIPES;
 	h->nslots = nslots ? (uint32_t)clamp_u64(nslots, 1, 65535) : TBL_NSLOTS_DEFAULT;
-	/* table.memory / 64 KiB named namespaces (128 to 4096), as documented, plus the default one. */
-	h->max_ns = (uint32_t)clamp_u64(memory / 65536u, 128, 4096) + 1u;
+	/* Named namespaces plus the default one; the index stays at most a quarter full. */
+	h->max_ns = (namespaces ? (uint32_t)clamp_u64(namespaces, 1, TBL_NS_NAMED_MAX) : TBL_NS_NAMED_MAX) + 1u;
 	h->nsindex_size = (uint32_t)pow2_floor(h->max_ns) * 4u;
 	h->nbuckets = pow2_floor(clamp_u64(memory / 256u, 1024, UINT64_MAX / 2));
 
 	/* The slots and hold lists come after the segment's own bytes (TBL_NSLOTS_DEFAULT slots with 8 KiB
-	 * of hold list each: ~33 MiB of address space, faulted in only where used). */
+	 * of hold list each: ~33 MiB of address space, faulted in only where used), then the namespaces
+	 * ([nstripes][max_ns] counters, one record per id, the index: ~82 MiB of address space for every id,
+	 * of which a table with N namespaces touches about N x 1.3 KiB). */
 	h->off_slots = TBL_ALIGN_UP(memory, 4096);
 	h->off_holds = TBL_ALIGN_UP(h->off_slots + (uint64_t)h->nslots * sizeof(tbl_slot_t), 4096);
-	h->map_size = h->off_holds + (uint64_t)h->nslots * TBL_HOLD_MAX * sizeof(uint64_t);
+	off = h->off_holds + (uint64_t)h->nslots * TBL_HOLD_MAX * sizeof(uint64_t);
+	h->off_nscounts = off = TBL_ALIGN_UP(off, 4096);
+	off += (uint64_t)h->nstripes * h->max_ns * sizeof(tbl_nscount_t);
+	h->off_nsrecs = off = TBL_ALIGN_UP(off, 4096);
+	off += (uint64_t)h->max_ns * sizeof(tbl_nsrec_t);
+	h->off_nsindex = off = TBL_ALIGN_UP(off, 4096);
+	off += (uint64_t)h->nsindex_size * sizeof(uint16_t);
+	h->map_size = TBL_ALIGN_UP(off, 4096);
 
 	off = TBL_ALIGN_UP(sizeof(tbl_header_t), TBL_CACHELINE);
 	h->off_locks = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
 	off += (uint64_t)TBL_NLOCKS(h) * sizeof(tbl_lock_t);
-	h->off_nscounts = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
-	off += (uint64_t)h->nstripes * h->max_ns * sizeof(tbl_nscount_t);
-	h->off_nsrecs = off = TBL_ALIGN_UP(off, 8);
-	off += (uint64_t)h->max_ns * sizeof(tbl_nsrec_t);
-	h->off_nsindex = off = TBL_ALIGN_UP(off, 8);
-	off += (uint64_t)h->nsindex_size * sizeof(uint16_t);
 	h->off_claims = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
 	off += (uint64_t)TBL_NCLAIMS * sizeof(tbl_claim_t);
 	h->off_buckets = off = TBL_ALIGN_UP(off, TBL_CACHELINE);
@@ -95,7 +101,7 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 
 	*out = NULL;
 	memset(&plan, 0, sizeof(plan));
-	if (cfg->memory < TBL_MIN_MEMORY || (heap_off = plan_layout(&plan, cfg->memory, cfg->slots)) == 0) {
+	if (cfg->memory < TBL_MIN_MEMORY || (heap_off = plan_layout(&plan, cfg->memory, cfg->slots, cfg->namespaces)) == 0) {
 		snprintf(errbuf, errlen, "a segment of %llu bytes is too small (at least %u bytes)",
 		         (unsigned long long)cfg->memory, TBL_MIN_MEMORY);
 		return TBL_EINVAL;

@@ -23,6 +23,9 @@
 
 #define TBL_KEY_MAX        65535u
 #define TBL_NS_NAME_MAX    255u
+/* Named namespaces a table can have: ids are 16 bits, and the name index stores id + 1 with 0xFFFF as
+ * its tombstone, so ids run 0 (the default namespace) to 65,533. */
+#define TBL_NS_NAMED_MAX   65533u
 #define TBL_EXPIRE_MAX     2147483647u    /* seconds; larger relative TTLs are rejected */
 
 /* Value types. The core stores them; only LONG has a meaning to it. */
@@ -74,6 +77,7 @@ typedef struct tbl_config {
 	int fixed_hash_key;
 	uint64_t hash_key[2];
 	uint32_t slots;            /* reader slots; 0 = TBL_NSLOTS_DEFAULT (4096). Tests set fewer */
+	uint32_t namespaces;       /* named namespaces at most; 0 = TBL_NS_NAMED_MAX. Tests set fewer */
 } tbl_config_t;
 
 typedef struct tbl tbl_t;
@@ -207,6 +211,9 @@ tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, cons
 tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected,
                      const tbl_value_t *val);
 tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
+/* Delete only when the stored value equals `expected` as tbl_cas compares (TBL_EMISMATCH otherwise,
+ * TBL_ENOTFOUND when missing or expired), checked and unlinked under one hold of the stripe lock. */
+tbl_status_t tbl_delete_if(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected);
 /* Add `delta` to an integer entry; a missing key starts from 0 and gets `ttl` (0 = never). The expiry
  * of an existing entry is kept. TBL_ETYPE / TBL_EOVERFLOW leave the entry unchanged. */
 tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64_t delta, uint32_t ttl,
@@ -283,6 +290,6 @@ int tbl_debug_protect(tbl_t *t, int readonly);
 const char *tbl_errstr(tbl_t *t);
 /* Version of the segment layout and of what its contents mean (2: the key hash of hash.h, multilinear
  * with SipHash-1-3 for long keys). */
-#define TBL_LAYOUT_VERSION 2
+#define TBL_LAYOUT_VERSION 3
 
 #endif

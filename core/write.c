@@ -251,7 +251,9 @@ tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const 
 	return st;
 }
 
-tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
+/* Delete, or with `expected` delete only the value tbl_cas would replace: the comparison and the unlink
+ * happen under one hold of the stripe lock, so no other writer's value can slip in between. */
+static tbl_status_t delete_if(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected)
 {
 	write_ctx_t w;
 	_Atomic uint64_t *link;
@@ -262,14 +264,26 @@ tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
 		return st;
 	}
 	link = find_live(t, &w, &old);
-	if (old) {
+	if (!old) {
+		st = TBL_ENOTFOUND;
+	} else if (expected && !value_equals(old, expected)) {
+		st = TBL_EMISMATCH;
+	} else {
 		tbl_remove_locked(t, w.stripe, link, old);
 		TBL_COUNT(t, deletes, 1);
-	} else {
-		st = TBL_ENOTFOUND;
 	}
 	write_end(t, &w);
 	return st;
+}
+
+tbl_status_t tbl_delete(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
+{
+	return delete_if(t, ns, key, klen, NULL);
+}
+
+tbl_status_t tbl_delete_if(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected)
+{
+	return delete_if(t, ns, key, klen, expected);
 }
 
 tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64_t delta, uint32_t ttl,

@@ -8,7 +8,8 @@
 #include "harness.h"
 #include "table_core.h"
 
-static inline tbl_t *fixture_open(uint64_t memory, tbl_policy_t policy)
+/* A table with at most `namespaces` named namespaces (0: TBL_NS_NAMED_MAX, what the extension gets). */
+static inline tbl_t *fixture_open_ns(uint64_t memory, tbl_policy_t policy, uint32_t namespaces)
 {
 	tbl_config_t cfg;
 	char err[256];
@@ -17,11 +18,21 @@ static inline tbl_t *fixture_open(uint64_t memory, tbl_policy_t policy)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.memory = memory;
 	cfg.policy = policy;
+	cfg.namespaces = namespaces;
 	if (tbl_create(&t, &cfg, err, sizeof(err)) != TBL_OK) {
 		fprintf(stderr, "tbl_create: %s\n", err);
 		return NULL;
 	}
 	return t;
+}
+
+/* Tests that fill the namespace table (recycling, its crash points) do it with 128 namespaces, not
+ * 65,533, which would not fit their small tables' entries. */
+#define FIXTURE_NAMESPACES 128u
+
+static inline tbl_t *fixture_open(uint64_t memory, tbl_policy_t policy)
+{
+	return fixture_open_ns(memory, policy, FIXTURE_NAMESPACES);
 }
 
 static inline tbl_value_t fixture_str(const char *s)

@@ -1,9 +1,11 @@
 /*
  * test_ns.c - namespaces: binary-safe names up to 255 bytes, stable ids shared across processes,
- * lookups that never create, and a clear error at the limit.
+ * lookups that never create, a clear error at the limit, and 10,000 of them on a small table.
  */
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "segment.h"
 #include "table_fixture.h"
 
 #define MB (1024u * 1024u)
@@ -173,7 +175,129 @@ TBL_TEST(test_a_stale_handle_counts_lists_and_clears_nothing)
 	tbl_destroy(t);
 }
 
+/* Issue 20, item 6: a namespace per tenant. 10,000 namespaces on a 16 MiB table (the old limit was
+ * table.memory / 64 KiB: 256): created, counted, found, one cleared, then all of them. */
+TBL_TEST(test_ten_thousand_namespaces_on_a_small_table)
+{
+	tbl_t *t = fixture_open_ns(16 * MB, TBL_POLICY_NOEVICTION, 0);
+	unsigned i, n = 10000, bad = 0;
+	uint64_t removed = 0;
+	tbl_ns_t ns;
+	char name[32], buf[32];
+
+	REQUIRE(t != NULL);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "tenant%u", i);
+		if (tbl_ns_get(t, name, strlen(name), &ns) != TBL_OK || fixture_set(t, ns, "k", name, 0) != TBL_OK
+		    || fixture_set(t, ns, "k2", "x", 0) != TBL_OK) {
+			bad++;
+		}
+	}
+	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(tbl_ns_count_created(t), n + 1);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "tenant%u", i);
+		if (tbl_ns_find(t, name, strlen(name), &ns) != TBL_OK || tbl_ns_entries(t, ns) != 2
+		    || fixture_get(t, ns, "k", buf, sizeof(buf)) != TBL_OK || strcmp(buf, name) != 0) {
+			bad++;
+		}
+	}
+	CHECK_EQ_U64(bad, 0);
+	CHECK_CONSISTENT(t);
+	REQUIRE(tbl_ns_find(t, "tenant4242", 10, &ns) == TBL_OK);
+	CHECK(tbl_clear_ns(t, ns, &removed) == TBL_OK);
+	CHECK_EQ_U64(removed, 2);
+	CHECK_EQ_U64(tbl_ns_entries(t, ns), 0);
+	REQUIRE(tbl_ns_find(t, "tenant4243", 10, &ns) == TBL_OK);
+	CHECK_EQ_U64(tbl_ns_entries(t, ns), 2);
+	CHECK(tbl_clear_all(t, &removed) == TBL_OK);
+	CHECK_EQ_U64(removed, 2 * (n - 1));
+	CHECK_EQ_U64(tbl_ns_entries(t, ns), 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+/* Bytes of [off, off + len) of the mapping that are resident (faulted in). */
+static uint64_t resident_bytes(tbl_t *t, uint64_t off, uint64_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t npages = (size_t)((len + (uint64_t)page - 1) / (uint64_t)page), i;
+	unsigned char *vec = calloc(npages ? npages : 1, 1);
+	uint64_t n = 0;
+
+	if (!vec || mincore(t->base + off, (size_t)len, vec) != 0) {
+		free(vec);
+		return UINT64_MAX;
+	}
+	for (i = 0; i < npages; i++) {
+		n += (vec[i] & 1u) ? (uint64_t)page : 0;
+	}
+	free(vec);
+	return n;
+}
+
+/* The namespace pages are sized for every id but live outside table.memory and are touched in id order:
+ * what a table uses grows with the namespaces it has (about 1.3 KiB each), not with the 65,533 it could. */
+TBL_TEST(test_namespace_memory_grows_with_use)
+{
+	tbl_t *t = fixture_open_ns(4 * MB, TBL_POLICY_LRU, 0);
+	uint64_t off, len, before, after;
+	unsigned i;
+	tbl_ns_t ns;
+	char name[32];
+
+	REQUIRE(t != NULL);
+	off = t->hdr->off_nscounts;
+	len = t->hdr->map_size - off;
+	CHECK(off >= t->hdr->segment_size);   /* not taken from table.memory */
+	CHECK(len > 65533ull * (sizeof(tbl_nscount_t) * TBL_NSTRIPES + sizeof(tbl_nsrec_t)));
+	before = resident_bytes(t, off, len);
+	for (i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		REQUIRE(tbl_ns_get(t, name, strlen(name), &ns) == TBL_OK);
+		CHECK(fixture_set(t, ns, "k", "v", 0) == TBL_OK);
+	}
+	after = resident_bytes(t, off, len);
+	REQUIRE(before != UINT64_MAX && after != UINT64_MAX);
+	/* 1,000 x (32 counters + a record), a page per stripe row and region of slack, the index */
+	CHECK(after <= 1000u * (sizeof(tbl_nscount_t) * TBL_NSTRIPES + sizeof(tbl_nsrec_t))
+	               + (TBL_NSTRIPES + 2u) * 4096u + t->hdr->nsindex_size * sizeof(uint16_t));
+	CHECK(after < len / 16);
+	tbl_destroy(t);
+}
+
+/* With every id taken by a namespace that holds an entry, a new name is refused (TBL_ENSFULL, which the
+ * binding turns into a TableException); once one is emptied, its id is reused. */
+TBL_TEST(test_the_limit_is_the_id_space)
+{
+	tbl_t *t = fixture_open_ns(16 * MB, TBL_POLICY_NOEVICTION, 0);
+	unsigned i, bad = 0;
+	tbl_ns_t ns, fresh;
+	char name[32];
+
+	REQUIRE(t != NULL);
+	CHECK_EQ_U64(tbl_ns_limit(t), TBL_NS_NAMED_MAX + 1u);
+	for (i = 1; i <= TBL_NS_NAMED_MAX; i++) {
+		snprintf(name, sizeof(name), "%u", i);
+		if (tbl_ns_get(t, name, strlen(name), &ns) != TBL_OK || fixture_set(t, ns, "k", "v", 0) != TBL_OK) {
+			bad++;
+		}
+	}
+	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(tbl_ns_count_created(t), TBL_NS_NAMED_MAX + 1u);
+	CHECK(tbl_ns_get(t, "one-more", 8, &fresh) == TBL_ENSFULL);
+	REQUIRE(tbl_ns_find(t, "777", 3, &ns) == TBL_OK);
+	CHECK(tbl_delete(t, ns, "k", 1) == TBL_OK);
+	CHECK(tbl_ns_get(t, "one-more", 8, &fresh) == TBL_OK && tbl_ns_id(fresh) == tbl_ns_id(ns));
+	CHECK(tbl_ns_find(t, "65533", 5, &ns) == TBL_OK && tbl_ns_entries(t, ns) == 1);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_ten_thousand_namespaces_on_a_small_table),
+	TBL_TEST_ENTRY(test_namespace_memory_grows_with_use),
+	TBL_TEST_ENTRY(test_the_limit_is_the_id_space),
 	TBL_TEST_ENTRY(test_a_fresh_namespace_is_not_recycled_under_its_creator),
 	TBL_TEST_ENTRY(test_a_stale_handle_counts_lists_and_clears_nothing),
 	TBL_TEST_ENTRY(test_empty_namespaces_are_recycled_and_old_handles_go_stale),

@@ -108,6 +108,36 @@ TBL_TEST(test_cas)
 	tbl_destroy(t);
 }
 
+/* deleteIf(): the value is compared as tbl_cas compares it (type and bytes), and only a match deletes. */
+TBL_TEST(test_delete_if)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	tbl_value_t a = fixture_str("a"), b = fixture_str("b");
+	int64_t one = 1;
+	tbl_value_t as_long = { TBL_T_LONG, &one, sizeof(one), NULL };
+	tbl_ns_t ns;
+	char buf[8];
+
+	REQUIRE(t != NULL);
+	CHECK(tbl_delete_if(t, 0, "k", 1, &a) == TBL_ENOTFOUND);
+	CHECK(fixture_set(t, 0, "k", "a", 0) == TBL_OK);
+	CHECK(tbl_delete_if(t, 0, "k", 1, &b) == TBL_EMISMATCH);
+	CHECK(fixture_get(t, 0, "k", buf, sizeof(buf)) == TBL_OK && strcmp(buf, "a") == 0);
+	CHECK(tbl_delete_if(t, 0, "k", 1, &a) == TBL_OK);
+	CHECK(fixture_get(t, 0, "k", buf, sizeof(buf)) == TBL_ENOTFOUND);
+	CHECK(tbl_delete_if(t, 0, "k", 1, &a) == TBL_ENOTFOUND);
+	/* same bytes, another type: no match */
+	CHECK(fixture_set(t, 0, "n", "\1\0\0\0\0\0\0", 0) == TBL_OK);
+	CHECK(tbl_delete_if(t, 0, "n", 1, &as_long) == TBL_EMISMATCH);
+	/* a namespace of its own */
+	REQUIRE(tbl_ns_get(t, "ns", 2, &ns) == TBL_OK);
+	CHECK(fixture_set(t, ns, "k", "a", 0) == TBL_OK && fixture_set(t, 0, "k", "a", 0) == TBL_OK);
+	CHECK(tbl_delete_if(t, ns, "k", 1, &a) == TBL_OK);
+	CHECK(fixture_get(t, 0, "k", buf, sizeof(buf)) == TBL_OK);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 TBL_TEST(test_ttl_and_touch)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
@@ -353,6 +383,7 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_add_only_when_absent),
 	TBL_TEST_ENTRY(test_incr),
 	TBL_TEST_ENTRY(test_cas),
+	TBL_TEST_ENTRY(test_delete_if),
 	TBL_TEST_ENTRY(test_ttl_and_touch),
 	TBL_TEST_ENTRY(test_namespaces),
 	TBL_TEST_ENTRY(test_namespace_limit),

@@ -74,7 +74,13 @@ final class SimpleCache implements CacheInterface
         foreach ($values as $key => $value) {
             $batch[Args::arrayKey($key)] = $value;
         }
-        return $this->store->setMany($batch, Args::ttl($ttl, $this->defaultTtl));
+        if ($this->store->setMany($batch, Args::ttl($ttl, $this->defaultTtl), $failed)) {
+            return true;
+        }
+        // A key that was not stored (no room under noeviction) keeps its previous value: drop it, so that
+        // a false answer never leaves older values readable under keys the caller just tried to replace.
+        $this->store->deleteMany(array_map('strval', $failed));
+        return false;
     }
 
     public function deleteMultiple($keys): bool

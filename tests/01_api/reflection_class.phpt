@@ -9,7 +9,7 @@ var_dump($c->getName(), $c->isFinal(), $c->isInternal(), $c->isInterface(), $c->
 var_dump($c->getNamespaceName(), $c->getShortName());
 $expected = ['get', 'getWithMeta', 'set', 'exists', 'delete', 'ttl', 'count', 'clear', 'keys', 'memory',
     'namespaces', 'clearAll', 'fullscan', 'stats', 'add', 'increment', 'decrement', 'cas', 'remember', 'touch',
-    'getMany', 'setMany', 'deleteMany'];
+    'getMany', 'setMany', 'deleteMany', 'deleteIf'];
 $expected[] = 'metrics';
 $public = [];
 foreach ($c->getMethods(ReflectionMethod::IS_PUBLIC) as $m) {

@@ -18,7 +18,7 @@ function sig(ReflectionMethod $m): string {
 }
 foreach (['get', 'getWithMeta', 'set', 'exists', 'delete', 'ttl', 'count', 'clear', 'keys', 'memory',
     'namespaces', 'clearAll', 'fullscan', 'stats', 'add', 'increment', 'decrement', 'cas', 'remember', 'touch',
-    'getMany', 'setMany', 'deleteMany'] as $name) {
+    'getMany', 'setMany', 'deleteMany', 'deleteIf'] as $name) {
     echo sig(new ReflectionMethod('Shm\Table', $name)), "\n";
 }
 ?>
@@ -44,5 +44,6 @@ cas(string $key, mixed $expected, mixed $new, ?string $namespace = null)
 remember(string $key, callable $compute, ?int $expire = null, ?string $namespace = null)
 touch(string $key, ?int $expire, ?string $namespace = null)
 getMany(array $keys, ?string $namespace = null)
-setMany(array $values, ?int $expire = null, ?string $namespace = null)
+setMany(array $values, ?int $expire = null, ?string $namespace = null, ?array &$failed = null)
 deleteMany(array $keys, ?string $namespace = null)
+deleteIf(string $key, mixed $expected, ?string $namespace = null)

@@ -6,7 +6,7 @@ Shm\Table: reflection: return types match the stub
 <?php
 foreach (['get', 'getWithMeta', 'set', 'exists', 'delete', 'ttl', 'count', 'clear', 'keys', 'memory',
     'namespaces', 'clearAll', 'fullscan', 'stats', 'add', 'increment', 'decrement', 'cas', 'remember', 'touch',
-    'getMany', 'setMany', 'deleteMany'] as $name) {
+    'getMany', 'setMany', 'deleteMany', 'deleteIf'] as $name) {
     $m = new ReflectionMethod('Shm\Table', $name);
     echo $name, ': ', $m->getReturnType() ?? '(none)', "\n";
 }
@@ -35,3 +35,4 @@ touch: bool
 getMany: array
 setMany: bool
 deleteMany: int
+deleteIf: bool

@@ -1,16 +1,17 @@
 --TEST--
-Shm\Table: namespaces: the limit is table.memory / 64 KiB named namespaces, and its error names the method
+Shm\Table: namespaces: the limit is 65,533 named namespaces whatever table.memory, and its error names the method
 --INI--
-table.memory=8M
+table.memory=16M
+table.eviction_policy=noeviction
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--
 <?php
 use Shm\Table;
 
-// 8M / 64 KiB = 128 named namespaces, besides the default one; each holds an entry, so none is reused.
+// 65,533 named namespaces besides the default one (ids are 16 bits); each holds an entry, so none is reused.
 $made = 0;
-for ($i = 0; $i < 128; $i++) {
+for ($i = 0; $i < 65533; $i++) {
     if (Table::set('k', $i, null, "ns$i")) {
         $made++;
     }
@@ -33,11 +34,11 @@ var_dump(Table::delete('k', 'ns7'), Table::set('k', 'new', null, 'one-more'), Ta
 var_dump(Table::get('k', 'ns7'), Table::get('k', 'ns8'), count(Table::namespaces()));
 ?>
 --EXPECT--
-int(128)
-int(128)
-Shm\Table::set(): too many namespaces (at most 128); raise table.memory
-Shm\Table::increment(): too many namespaces (at most 128); raise table.memory
-Shm\Table::add(): too many namespaces (at most 128); raise table.memory
+int(65533)
+int(65533)
+Shm\Table::set(): too many namespaces (at most 65533, and none of them is empty)
+Shm\Table::increment(): too many namespaces (at most 65533, and none of them is empty)
+Shm\Table::add(): too many namespaces (at most 65533, and none of them is empty)
 bool(true)
 string(7) "default"
 bool(true)
@@ -45,4 +46,4 @@ bool(true)
 string(3) "new"
 NULL
 int(8)
-int(128)
+int(65533)

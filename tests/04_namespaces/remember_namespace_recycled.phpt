@@ -1,7 +1,8 @@
 --TEST--
 Shm\Table: namespaces: remember() stores its value even when its namespace was emptied and recycled while $compute ran
 --INI--
-table.memory=2M
+table.memory=16M
+table.eviction_policy=noeviction
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--
@@ -9,8 +10,9 @@ table.memory=2M
 use Shm\Table;
 
 $v = Table::remember('k', function () {
-    // 'victim' exists but is empty while we compute. Take every other namespace id, holding a key each,
-    // until the table refuses: on the way the empty 'victim' is recycled under another name.
+    // 'victim' exists but is empty while we compute. Take every other namespace id (65,533 in all),
+    // holding a key each, until the table refuses: on the way the empty 'victim' may be recycled under
+    // another name. (noeviction: under lru, evicted keys would leave namespaces empty to recycle forever.)
     $made = 0;
     try {
         for ($i = 0; $i < 100000; $i++) {

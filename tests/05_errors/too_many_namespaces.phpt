@@ -20,7 +20,7 @@ for ($i = 0; $i < 70000; $i++) {
         }
         $created++;
     } catch (Shm\TableException $e) {
-        $outcome = preg_match('/^Shm\\\\Table::set\(\): too many namespaces \(at most \d+\); raise table\.memory$/', $e->getMessage())
+        $outcome = preg_match('/^Shm\\\\Table::set\(\): too many namespaces \(at most \d+, and none of them is empty\)$/', $e->getMessage())
             ? 'namespace limit' : 'unexpected message: ' . $e->getMessage();
         break;
     }

@@ -70,9 +70,13 @@ final class Store
         }
     }
 
-    /** @param array<array-key, mixed> $batch key => value, stored as set() would each */
-    public function setMany(array $batch, int $expire): bool
+    /**
+     * @param array<array-key, mixed> $batch key => value, stored as set() would each
+     * @param list<array-key>|null $failed receives the keys that were not stored (a full noeviction table)
+     */
+    public function setMany(array $batch, int $expire, ?array &$failed = null): bool
     {
+        $failed = [];
         if ($batch === []) {
             return true;
         }
@@ -81,7 +85,7 @@ final class Store
             return true;
         }
         try {
-            return Table::setMany($batch, $expire, $this->namespace);
+            return Table::setMany($batch, $expire, $this->namespace, $failed);
         } catch (TableException $e) {
             throw CacheException::from($e);
         }

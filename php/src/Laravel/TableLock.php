@@ -11,10 +11,9 @@ use Shm\Table;
  * A Laravel atomic lock held in Shm\Table, shared by every worker of the host.
  *
  * acquire() is Shm\Table::add() of the owner token with the lock's TTL (0: until released). release()
- * first swaps the owner token for a release marker with cas(), which only the owner's token matches, and
- * then deletes the marker. Nobody can acquire the lock between the two steps (the key still exists), so
- * release() never frees a lock another owner holds; the one exception is a lock whose TTL runs out
- * exactly between the two steps of its owner's release() and that someone else acquires in that instant.
+ * is Shm\Table::deleteIf() of the owner token: the comparison and the delete are one step under the
+ * table's lock, so release() never frees a lock another owner holds, even when this owner's TTL ran out
+ * and someone else acquired the lock just before the release.
  */
 class TableLock extends Lock
 {
@@ -33,12 +32,7 @@ class TableLock extends Lock
 
     public function release()
     {
-        $marker = "\0released\0" . $this->owner;
-        if (!Table::cas($this->name, $this->owner, $marker, $this->namespace)) {
-            return false;
-        }
-        Table::delete($this->name, $this->namespace);
-        return true;
+        return Table::deleteIf($this->name, $this->owner, $this->namespace);
     }
 
     public function forceRelease()

@@ -69,7 +69,12 @@ class TableStore extends TaggableStore implements LockProvider
 
     public function putMany(array $values, $seconds)
     {
-        return $values === [] || Table::setMany($values, self::expire($seconds), $this->namespace);
+        if ($values === [] || Table::setMany($values, self::expire($seconds), $this->namespace, $failed)) {
+            return true;
+        }
+        // Keys not stored (no room under noeviction) would keep their previous values: drop those.
+        Table::deleteMany(array_map('strval', $failed), $this->namespace);
+        return false;
     }
 
     /** Store only if absent, atomically across all workers (Repository::add() calls this). */
