@@ -10,6 +10,9 @@
 #   PHP_DEBUG_CONFIGURE_EXTRA="--enable-opcache ..."   extra configure flags
 #   PHP_DEBUG_VERSION=8.4  the source package phpX.Y to build (default: the release PHP's X.Y)
 #
+# Exit status 3 when the archive lists the source package but does not serve its files (seen for Debian
+# 13's php8.4: its .dsc and tarballs answer 404): there is nothing to build, which is not a failure of ours.
+#
 # Idempotent: when $prefix/bin/php exists, is a debug build and was configured with the same flags, it
 # does nothing but print the path. Then use it with:
 #   bash scripts/test.sh --php "$(bash scripts/build-debug-php.sh)"
@@ -116,7 +119,14 @@ if [ -z "$srcdir" ] || [ ! -f "$srcdir/configure.ac" ]; then
 		ver=$(apt-cache showsrc "$SRC" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
 		[ -n "$ver" ] || { cat "$CACHE/apt-source.err" >&2; die "no $SRC source package available"; }
 		log "binary candidate has no source; fetching $SRC=$ver"
-		apt-get source -qq "$SRC=$ver" >&2 || die "apt-get source $SRC=$ver failed"
+		if ! apt-get source -qq "$SRC=$ver" >&2 2>"$CACHE/apt-source.err"; then
+			cat "$CACHE/apt-source.err" >&2
+			if grep -q '404' "$CACHE/apt-source.err"; then
+				log "the archive lists $SRC $ver but does not serve its files (404): no debug PHP $VERSION here"
+				exit 3
+			fi
+			die "apt-get source $SRC=$ver failed"
+		fi
 	fi
 	srcdir=$(find . -maxdepth 1 -type d -name "$SRC-$VERSION.*" | sort -V | tail -n 1)
 	[ -n "$srcdir" ] || die "apt-get source produced no $SRC-* directory"

@@ -39,7 +39,17 @@ _TABLE_APT_UPDATED=${_TABLE_APT_UPDATED:-0}
 apt_update_once() {
 	if [ "$_TABLE_APT_UPDATED" = 0 ]; then
 		log "apt-get update"
-		as_root apt-get -o DPkg::Lock::Timeout=600 update -qq >&2 || die "apt-get update failed"
+		# The lists lock is not covered by DPkg::Lock::Timeout: wait for another update (10 minutes at most).
+		local i
+		for i in $(seq 1 120); do
+			as_root apt-get -o DPkg::Lock::Timeout=600 update -qq >&2 2>"${TMPDIR:-/tmp}/table-apt-update.$$" && break
+			if ! grep -q 'Could not get lock' "${TMPDIR:-/tmp}/table-apt-update.$$" || [ "$i" = 120 ]; then
+				cat "${TMPDIR:-/tmp}/table-apt-update.$$" >&2; rm -f "${TMPDIR:-/tmp}/table-apt-update.$$"
+				die "apt-get update failed"
+			fi
+			sleep 5
+		done
+		rm -f "${TMPDIR:-/tmp}/table-apt-update.$$"
 		_TABLE_APT_UPDATED=1
 	fi
 }
