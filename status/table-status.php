@@ -251,7 +251,7 @@ function ts_refuse(int $code, string $reason, string $why, string $back): void
     header('Content-Type: text/html; charset=utf-8');
     header("Content-Security-Policy: default-src 'none'; style-src 'nonce-$nonce'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
     header('X-Content-Type-Options: nosniff');
-    header('Referrer-Policy: no-referrer');
+    header('Referrer-Policy: same-origin');
     header('Cache-Control: no-store');
     echo '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Refused - Shm\Table status</title>',
         '<style nonce="', $nonce, '">body{font:15px/1.5 system-ui,sans-serif;margin:40px;color:#1d2330}',
@@ -439,7 +439,7 @@ if (PHP_SAPI !== 'cli') {
     header('Content-Type: text/html; charset=utf-8');
     header("Content-Security-Policy: default-src 'none'; style-src 'nonce-$nonce'; script-src 'nonce-$nonce'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
     header('X-Content-Type-Options: nosniff');
-    header('Referrer-Policy: no-referrer');
+    header('Referrer-Policy: same-origin');
     header('Cache-Control: no-store');
 }
 
