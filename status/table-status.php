@@ -282,7 +282,7 @@ function ts_ns_label(string $ns): string
 }
 
 $ts_user = TABLE_STATUS_ACTIONS && PHP_SAPI !== 'cli' ? ts_user($_SERVER) : null;
-$ts_csrf = $ts_user !== null && extension_loaded('table') ? ts_token($ts_user) : null;
+$ts_csrf = $ts_user !== null ? ts_token($ts_user) : null;
 $ts_flash = null;
 if ($ts_csrf !== null && isset($_SESSION['table_status_flash'])) {
     $ts_flash = (array) $_SESSION['table_status_flash'];
@@ -690,15 +690,16 @@ header a.login { color: #fff; }
     $list = [];
     foreach ($s['namespaces'] as $name => $one) {
         $name = (string) $name;
-        if ($nsq === '' || stripos(ts_name($name), $nsq) !== false) {
-            $list[] = [$name, (int) $one['count'], (int) $one['memory']];
+        $shown = ts_name($name);   // once per namespace, not once per comparison
+        if ($nsq === '' || stripos($shown, $nsq) !== false) {
+            $list[] = [$name, (int) $one['count'], (int) $one['memory'], $shown];
         }
     }
     usort($list, function ($a, $b) use ($sortKey, $sortDir) {
         $c = match ($sortKey) {
             'entries' => $a[1] <=> $b[1],
             'bytes', 'share' => $a[2] <=> $b[2],
-            default => strcmp(ts_name($a[0]), ts_name($b[0])),
+            default => strcmp($a[3], $b[3]),
         };
         $c = $c ?: strcmp($a[0], $b[0]);
         return $sortDir === 'desc' ? -$c : $c;
@@ -727,7 +728,7 @@ header a.login { color: #fff; }
 <th class="n">with a TTL</th><th></th></tr></thead>
 <tbody>
 <?php
-    foreach ($rowsNs as [$name, $count, $bytes]):
+    foreach ($rowsNs as [$name, $count, $bytes, $shown]):
         $arg = $name === '' ? null : $name;
         $ttld = null;
         if ($count > 0 && $count <= TABLE_STATUS_TTL_SCAN) {
@@ -878,8 +879,10 @@ Page <?= $page + 1 ?> of <?= $pages ?>.
                 el('text', { x: L - 4, y: y + 3, 'text-anchor': 'end' }, fmt(top * f));
             });
             var now = samples.length ? samples[samples.length - 1].time : 0;
-            var x = function (t) { return R - (now - t) / win * (R - L); };
-            el('text', { x: L, y: 146 }, '-' + Math.round(win / 60) + ' min');
+            // The x axis spans the samples there are (at least a minute, at most the window).
+            var span = Math.min(win, Math.max(60, samples.length ? now - samples[0].time : 0));
+            var x = function (t) { return R - (now - t) / span * (R - L); };
+            el('text', { x: L, y: 146 }, span >= 120 ? '-' + Math.round(span / 60) + ' min' : '-' + Math.round(span) + ' s');
             el('text', { x: R, y: 146, 'text-anchor': 'end' }, 'now');
             if (iv.length === 0) {
                 el('text', { x: (L + R) / 2, y: 70, 'text-anchor': 'middle' }, 'collecting: the first rate comes with the next sample');

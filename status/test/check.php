@@ -457,6 +457,16 @@ function has(string $base, string $key, string $ns): array
     return json_decode(http_get("$base/fixture.php?has=" . bin2hex($key) . '&ns=' . bin2hex($ns))[1], true) ?? [];
 }
 
+/* A screenshot of the part of the page from the top of one element to the bottom of another (docs only). */
+function shot_of(Cdp $b, string $from, string $to, string $file): void
+{
+    $r = $b->eval('(function(){var a=document.querySelector(' . json_encode($from) . ').getBoundingClientRect(),'
+        . 'z=document.querySelector(' . json_encode($to) . ').getBoundingClientRect();'
+        . 'return {y: a.top + window.scrollY - 8, h: z.bottom - a.top + 16};})()');
+    file_put_contents($file, base64_decode($b->send('Page.captureScreenshot', ['format' => 'png', 'captureBeyondViewport' => true,
+        'clip' => ['x' => 0, 'y' => max(0, $r['y']), 'width' => 1280, 'height' => $r['h'], 'scale' => 1]])['data']));
+}
+
 $auth = 'Authorization: Basic ' . base64_encode('admin:s3cret');
 $victims = bin2hex('victims');
 $doomed = bin2hex('doomed');
@@ -531,8 +541,8 @@ try {
         'in Chromium, delete (after a confirm()) removes k1 and only k1; the page says so and lists 4 keys',
         "HTTP {$b->status}, flash '$flash', " . json_encode([$h1, $h2, $rows, $b->dialogs]) . ' ' . substr((string) $b->eval('document.body.innerText'), 0, 400));
     if (isset($opt['docs-shots'])) {
-        file_put_contents($opt['docs-shots'] . '/status-actions.png', base64_decode($b->send('Page.captureScreenshot', ['format' => 'png',
-            'clip' => ['x' => 0, 'y' => 0, 'width' => 1280, 'height' => 1500, 'scale' => 1], 'captureBeyondViewport' => true])['data']));
+        shot_of($b, '#flash', '#flash', $opt['docs-shots'] . '/status-action-done.png');
+        shot_of($b, '#namespaces', '#keys', $opt['docs-shots'] . '/status-actions.png');
     }
     // 4. clear a namespace from its key browser
     $b->navigate("$base/admin.php?ns=$doomed");
@@ -599,8 +609,7 @@ try {
             usleep(700000);
         }
         usleep(1200000);
-        file_put_contents($opt['docs-shots'] . '/status-rates.png', base64_decode($b->send('Page.captureScreenshot', ['format' => 'png',
-            'clip' => ['x' => 0, 'y' => 0, 'width' => 1280, 'height' => 900, 'scale' => 1], 'captureBeyondViewport' => true])['data']));
+        shot_of($b, '#rates-section', '#ini', $opt['docs-shots'] . '/status-rates.png');
     }
     $b->close();
 } catch (Throwable $e) {
