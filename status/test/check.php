@@ -627,7 +627,7 @@ if (($big = serve('127.0.0.1', $tmp, $so, ['table.memory=64M'])) !== null) {
     $pages = (int) ceil($total / 50);
     check($n >= 1000 && $rc === 0 && $rows === 50 && $x->query('//*[@id="ns-pages"]')->item(0)?->textContent === (string) $pages
         && $x->query('//*[@data-stat="namespaces_total"]')->item(0)?->getAttribute('data-value') === (string) $total,
-        "$n namespaces (the ceiling of a 64M table in this build): the page lists 50 a page, $pages pages, and counts them all", "rc $rc, rows $rows");
+        "$n namespaces on a 64M table (10,000, or the namespace ceiling of the build): the page lists 50 a page, $pages pages, and counts them all", "rc $rc, rows $rows");
     [$html] = chromium("$big/table-status.php?nspage=" . ($pages - 1), ['--dump-dom']);
     $x = dom($html);
     $last = $x->query('//table[@id="ns-table"]/tbody/tr');

@@ -51,9 +51,9 @@ if (($_GET['seed'] ?? '') === 'admin') {
     return;
 }
 if (($_GET['seed'] ?? '') === 'many') {
-    // As many namespaces as the table allows (the namespace ceiling of this build), or ?n= of them.
+    // 10,000 namespaces (?n= otherwise), or as many as the table allows when it has a namespace ceiling.
     Table::clearAll();
-    $want = (int) ($_GET['n'] ?? 100000);
+    $want = (int) ($_GET['n'] ?? 10000);
     $n = 0;
     try {
         for (; $n < $want; $n++) {
