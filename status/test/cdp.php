@@ -39,7 +39,7 @@ final class Cdp
         }
         $this->in = $pipes[3];
         $this->out = $pipes[4];
-        $target = $this->send('Target.createTarget', ['url' => 'about:blank'])['targetId'];
+        $target = $this->send('Target.createTarget', ['url' => 'about:blank'], 120.0)['targetId'];
         $this->session = $this->send('Target.attachToTarget', ['targetId' => $target, 'flatten' => true])['sessionId'];
         foreach (['Page.enable', 'Runtime.enable', 'Network.enable', 'Log.enable'] as $m) {
             $this->send($m);
@@ -136,12 +136,12 @@ final class Cdp
             } catch (Throwable $e) {
                 // already gone
             }
-            fclose($this->in);
-            fclose($this->out);
             $st = proc_get_status($this->proc);
             if ($st['running']) {
                 posix_kill($st['pid'], SIGTERM);
             }
+            fclose($this->in);
+            fclose($this->out);
             proc_close($this->proc);
             $this->proc = null;
         }

@@ -467,6 +467,16 @@ function shot_of(Cdp $b, string $from, string $to, string $file): void
         'clip' => ['x' => 0, 'y' => max(0, $r['y']), 'width' => 1280, 'height' => $r['h'], 'scale' => 1]])['data']));
 }
 
+/* Start a browser; once more if the first does not answer (a loaded machine can starve its start). */
+function browser(string $chromium, string $dir, string $log): Cdp
+{
+    try {
+        return new Cdp($chromium, $dir, $log);
+    } catch (RuntimeException $e) {
+        return new Cdp($chromium, "$dir-again", $log);
+    }
+}
+
 $auth = 'Authorization: Basic ' . base64_encode('admin:s3cret');
 $victims = bin2hex('victims');
 $doomed = bin2hex('doomed');
@@ -499,7 +509,7 @@ check($st === 403 && refused_reason($body) === 'token-wrong' && has($base, 'k1',
 // In the browser, logged in as admin (the Authorization header on every request, as after a login).
 $b = null;
 try {
-    $b = new Cdp($chromium, "$tmp/profile-cdp", "$tmp/chromium-cdp.log");
+    $b = browser($chromium, "$tmp/profile-cdp", "$tmp/chromium-cdp.log");
     $b->send('Network.setExtraHTTPHeaders', ['headers' => ['Authorization' => 'Basic ' . base64_encode('admin:s3cret')]]);
     $page = "$base/admin.php?ns=$victims";
     $b->navigate($page);
@@ -575,7 +585,7 @@ try {
     /* ---- the rate chart ---------------------------------------------------------------------------- */
     // A fresh browser (its own sessionStorage) on the page that samples every second; known traffic
     // in between; the chart's intervals must add up to exactly that traffic, whatever their timing.
-    $b = new Cdp($chromium, "$tmp/profile-chart", "$tmp/chromium-chart.log");
+    $b = browser($chromium, "$tmp/profile-chart", "$tmp/chromium-chart.log");
     $b->navigate("$base/admin.php");
     $first = $b->waitFor('Number(document.getElementById("rates").getAttribute("data-samples"))');
     $done = json_decode(http_get("$base/fixture.php?traffic=1")[1], true)['done'];
