@@ -50,6 +50,7 @@ tbl_policy_t php_table_policy;
 bool php_table_zero_copy;
 bool php_table_holding;
 uint64_t php_table_zero_copy_budget;
+zend_long php_table_start_time;
 const char *const php_table_policy_names[3] = { "noeviction", "lru", "random" };
 static char php_table_reason[512];                   /* why the table is unavailable */
 
@@ -533,6 +534,8 @@ static void php_table_open(void)
 	if (st == TBL_OK) {
 		/* An array whose image could not fit even under the longest key is stored natively instead. */
 		php_table_image_limit = (size_t)tbl_value_max(php_table_tbl, TBL_KEY_MAX);
+		/* stats()['start_time']: the segment is created here, before workers fork, so they all agree. */
+		php_table_start_time = (zend_long)time(NULL);
 	}
 	if (st != TBL_OK) {
 		php_table_tbl = NULL;

@@ -34,6 +34,8 @@ extern PHP_TABLE_HIDDEN bool php_table_zero_copy;
 /* This request holds zero-copy entries: get() looks among them first (tbl_lookup_held). */
 extern PHP_TABLE_HIDDEN bool php_table_holding;
 extern PHP_TABLE_HIDDEN uint64_t php_table_zero_copy_budget;
+/* Unix seconds at which this process's MINIT created the segment (stats()['start_time']). */
+extern PHP_TABLE_HIDDEN zend_long php_table_start_time;
 
 /* table.c: errors. */
 /* Throw "disabled" or "unavailable: <reason>". */

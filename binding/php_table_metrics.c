@@ -72,6 +72,7 @@ static const php_table_metric_def php_table_metric_defs[] = {
 	PHP_TABLE_GAUGE("max_chain", "max_chain", "Entries in the longest hash chain."),
 	PHP_TABLE_GAUGE("zero_copy_enabled", "zero_copy", "1 when this process reads arrays without copying (table.zero_copy as resolved for its SAPI)."),
 	PHP_TABLE_GAUGE("zero_copy_budget_bytes", "zero_copy_budget", "Retired bytes past which a request that is not holding entries yet copies arrays (table.zero_copy_budget)."),
+	PHP_TABLE_GAUGE("start_time_seconds", "start_time", "Unix time at which the segment was created (the start of the master process); the counters count from it."),
 };
 
 #undef PHP_TABLE_COUNTER

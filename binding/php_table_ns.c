@@ -114,7 +114,7 @@ PHP_METHOD(Shm_Table, stats)
 		RETURN_THROWS();
 	}
 	tbl_get_stats(t, &s);
-	array_init_size(return_value, 23);
+	array_init_size(return_value, 34);
 	add_assoc_long(return_value, "hits", (zend_long)s.hits);
 	add_assoc_long(return_value, "misses", (zend_long)s.misses);
 	add_assoc_long(return_value, "sets", (zend_long)s.sets);
@@ -146,6 +146,7 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "memory_largest_free", (zend_long)s.largest_free);
 	add_assoc_long(return_value, "buckets", (zend_long)s.buckets);
 	add_assoc_long(return_value, "max_chain", (zend_long)s.max_chain);
+	add_assoc_long(return_value, "start_time", php_table_start_time);
 
 	array_init(&nss);
 	n = tbl_ns_count_created(t);

@@ -25,6 +25,14 @@
  *                             (one ttl() call per key); larger ones show "n/a" (default 5000; 0: never)
  *   TABLE_STATUS_BROWSE_MAX   the key browser lists a larger namespace only through a filter, since it
  *                             reads every matching key to sort them (default 100000)
+ *   TABLE_STATUS_NS_PAGE_SIZE namespaces per page of the namespace table (default 50)
+ *   TABLE_STATUS_POLL         seconds between two samples of the rate chart (default 5)
+ *   TABLE_STATUS_ACTIONS      false (the default): the page only reads; true: an authenticated user may
+ *                             delete a key and clear a namespace (POST forms with a CSRF token)
+ *   TABLE_STATUS_USERS        who is authenticated for actions: ['name' => password_hash('...')], checked
+ *                             by this page through HTTP Basic authentication (default [])
+ *   TABLE_STATUS_TRUST_REMOTE_USER  true: a non-empty REMOTE_USER counts as authenticated; only when the web
+ *                             server itself checks the password for this page (default false)
  *
  * The page reads stats() once, first, and does nothing that counts as a hit or a miss unless values are
  * shown in the key browser (reading a value counts as a hit, as any get() does). Everything that comes
@@ -48,6 +56,11 @@ defined('TABLE_STATUS_SHOW_VALUES') || define('TABLE_STATUS_SHOW_VALUES', false)
 defined('TABLE_STATUS_PAGE_SIZE') || define('TABLE_STATUS_PAGE_SIZE', 100);
 defined('TABLE_STATUS_TTL_SCAN') || define('TABLE_STATUS_TTL_SCAN', 5000);
 defined('TABLE_STATUS_BROWSE_MAX') || define('TABLE_STATUS_BROWSE_MAX', 100000);
+defined('TABLE_STATUS_NS_PAGE_SIZE') || define('TABLE_STATUS_NS_PAGE_SIZE', 50);
+defined('TABLE_STATUS_POLL') || define('TABLE_STATUS_POLL', 5);
+defined('TABLE_STATUS_ACTIONS') || define('TABLE_STATUS_ACTIONS', false);
+defined('TABLE_STATUS_USERS') || define('TABLE_STATUS_USERS', []);
+defined('TABLE_STATUS_TRUST_REMOTE_USER') || define('TABLE_STATUS_TRUST_REMOTE_USER', false);
 
 /* ---- access ---------------------------------------------------------------------------------------- */
 
@@ -137,6 +150,208 @@ if ($ts_scrape) {
     return;
 }
 
+/* ---- ?format=json: the counters the rate chart samples ---------------------------------------------- */
+
+/* One sample: the counters of stats() and the server's clock when they were read. */
+function ts_sample(array $s): array
+{
+    return ['time' => round(microtime(true), 3), 'start_time' => $s['start_time'] ?? null, 'hits' => $s['hits'],
+        'misses' => $s['misses'], 'sets' => $s['sets'], 'deletes' => $s['deletes'], 'entries' => $s['entries']];
+}
+
+if (($_GET['format'] ?? null) === 'json') {
+    if (PHP_SAPI !== 'cli') {
+        header('Content-Type: application/json');
+        header('Cache-Control: no-store');
+        header('X-Content-Type-Options: nosniff');
+    }
+    try {
+        if (!extension_loaded('table')) {
+            throw new RuntimeException('the table extension is not loaded');
+        }
+        echo json_encode(ts_sample(Shm\Table::stats()));
+    } catch (Throwable $e) {
+        if (PHP_SAPI !== 'cli') {
+            http_response_code(503);
+        }
+        echo json_encode(['error' => $e->getMessage()], JSON_INVALID_UTF8_SUBSTITUTE);
+    }
+    return;
+}
+
+/* ---- actions: who is authenticated, the CSRF token, the POST forms ---------------------------------- */
+
+/* The authenticated user for actions, or null: a user of TABLE_STATUS_USERS whose HTTP Basic password
+ * matches its hash, or (TABLE_STATUS_TRUST_REMOTE_USER) the REMOTE_USER the web server authenticated. */
+function ts_user(array $server): ?string
+{
+    $users = TABLE_STATUS_USERS;
+    if (is_array($users) && $users !== []) {
+        $u = $server['PHP_AUTH_USER'] ?? null;
+        $p = $server['PHP_AUTH_PW'] ?? null;
+        // php-fpm behind some servers only passes the header: read it ourselves then.
+        $h = $server['HTTP_AUTHORIZATION'] ?? $server['REDIRECT_HTTP_AUTHORIZATION'] ?? '';
+        if ($u === null && is_string($h) && stripos($h, 'basic ') === 0) {
+            $pair = base64_decode(substr($h, 6), true);
+            if (is_string($pair) && str_contains($pair, ':')) {
+                [$u, $p] = explode(':', $pair, 2);
+            }
+        }
+        if (is_string($u) && is_string($p) && isset($users[$u]) && is_string($users[$u]) && password_verify($p, $users[$u])) {
+            return $u;
+        }
+    }
+    if (TABLE_STATUS_TRUST_REMOTE_USER) {
+        $u = $server['REMOTE_USER'] ?? $server['REDIRECT_REMOTE_USER'] ?? '';
+        return is_string($u) && $u !== '' ? $u : null;
+    }
+    return null;
+}
+
+/* The CSRF token of this user: a secret kept in the PHP session (started here, with a cookie of its own
+ * that is HttpOnly and SameSite=Strict, unless the including application already started one), bound to
+ * the user name. null when no session can be started. */
+function ts_token(string $user): ?string
+{
+    if (session_status() === PHP_SESSION_DISABLED) {
+        return null;
+    }
+    if (session_status() !== PHP_SESSION_ACTIVE) {
+        if (headers_sent()) {
+            return null;
+        }
+        session_name('table_status');
+        session_set_cookie_params(['lifetime' => 0, 'path' => strtok((string) ($_SERVER['REQUEST_URI'] ?? '/'), '?') ?: '/',
+            'secure' => ($_SERVER['HTTPS'] ?? 'off') !== 'off' && ($_SERVER['HTTPS'] ?? '') !== '',
+            'httponly' => true, 'samesite' => 'Strict']);
+        if (!@session_start(['use_strict_mode' => true, 'use_only_cookies' => true, 'use_trans_sid' => false])) {
+            return null;
+        }
+    }
+    if (!isset($_SESSION['table_status_secret']) || !is_string($_SESSION['table_status_secret'])) {
+        $_SESSION['table_status_secret'] = bin2hex(random_bytes(32));
+    }
+    return hash_hmac('sha256', "table-status\0$user", $_SESSION['table_status_secret']);
+}
+
+/* A binary string from the hex a form or URL carries ('' is ''); null when it is not hex. */
+function ts_unhex(mixed $hex, int $max): ?string
+{
+    if (!is_string($hex) || strlen($hex) % 2 !== 0 || ($hex !== '' && !ctype_xdigit($hex)) || strlen($hex) > 2 * $max) {
+        return null;
+    }
+    return (string) hex2bin($hex);
+}
+
+/* Answer a refused or failed action: nothing was changed. */
+function ts_refuse(int $code, string $reason, string $why, string $back): void
+{
+    $nonce = base64_encode(random_bytes(16));
+    http_response_code($code);
+    header('Content-Type: text/html; charset=utf-8');
+    header("Content-Security-Policy: default-src 'none'; style-src 'nonce-$nonce'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    header('X-Content-Type-Options: nosniff');
+    header('Referrer-Policy: same-origin');
+    header('Cache-Control: no-store');
+    echo '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Refused - Shm\Table status</title>',
+        '<style nonce="', $nonce, '">body{font:15px/1.5 system-ui,sans-serif;margin:40px;color:#1d2330}',
+        '#refused{border:1px solid #fda29b;background:#fef3f2;border-radius:8px;padding:14px 18px;max-width:720px}</style></head><body>',
+        '<div id="refused" data-reason="', htmlspecialchars($reason, ENT_QUOTES), '"><h1>Refused: nothing was changed</h1><p>',
+        htmlspecialchars($why, ENT_QUOTES | ENT_SUBSTITUTE, 'UTF-8'), '</p><p><a href="', htmlspecialchars($back, ENT_QUOTES | ENT_SUBSTITUTE, 'UTF-8'),
+        '">Back to the status page</a></p></div></body></html>';
+}
+
+/* The page to go back to after an action: its own URL with the view's parameters, nothing else. */
+function ts_back(mixed $query): string
+{
+    $self = strtok((string) ($_SERVER['REQUEST_URI'] ?? ''), '?') ?: '?';
+    parse_str(is_string($query) ? $query : '', $q);
+    $keep = [];
+    foreach (['ns', 'match', 'page', 'sort', 'nsq', 'nspage'] as $k) {
+        if (isset($q[$k]) && is_string($q[$k]) && $q[$k] !== '') {
+            $keep[$k] = substr($q[$k], 0, 1024);
+        }
+    }
+    return $self . ($keep === [] ? '' : '?' . http_build_query($keep)) . (isset($keep['ns']) ? '#keys' : '');
+}
+
+/* Display form of a namespace name in messages. */
+function ts_ns_label(string $ns): string
+{
+    return $ns === '' ? 'the default namespace' : 'namespace "' . ts_name($ns) . '"';
+}
+
+$ts_user = TABLE_STATUS_ACTIONS && PHP_SAPI !== 'cli' ? ts_user($_SERVER) : null;
+$ts_csrf = $ts_user !== null ? ts_token($ts_user) : null;
+$ts_flash = null;
+if ($ts_csrf !== null && isset($_SESSION['table_status_flash'])) {
+    $ts_flash = (array) $_SESSION['table_status_flash'];
+    unset($_SESSION['table_status_flash']);
+}
+
+// ?login: ask for HTTP Basic credentials (the browser then sends them with every request to this page).
+if (isset($_GET['login']) && PHP_SAPI !== 'cli') {
+    if ($ts_user === null && TABLE_STATUS_ACTIONS && is_array(TABLE_STATUS_USERS) && TABLE_STATUS_USERS !== []) {
+        http_response_code(401);
+        header('WWW-Authenticate: Basic realm="table-status", charset="UTF-8"');
+        header('Content-Type: text/plain; charset=utf-8');
+        header('Cache-Control: no-store');
+        echo "table-status.php: log in with a user of TABLE_STATUS_USERS to delete keys and clear namespaces.\n";
+        return;
+    }
+    header('Location: ' . ts_back(''), true, 303);
+    return;
+}
+
+if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST' && PHP_SAPI !== 'cli') {
+    $back = ts_back($_POST['back'] ?? '');
+    $origin = $_SERVER['HTTP_ORIGIN'] ?? null;
+    $self = ((($_SERVER['HTTPS'] ?? 'off') !== 'off' && ($_SERVER['HTTPS'] ?? '') !== '') ? 'https' : 'http') . '://' . ($_SERVER['HTTP_HOST'] ?? '');
+    $action = $_POST['action'] ?? null;
+    if (!TABLE_STATUS_ACTIONS) {
+        ts_refuse(403, 'disabled', 'Actions are off: define TABLE_STATUS_ACTIONS as true to allow deleting keys and clearing namespaces (see status/README.md).', $back);
+    } elseif ($ts_user === null) {
+        ts_refuse(403, 'unauthenticated', 'Actions need an authenticated user: log in (table-status.php?login) with a user of TABLE_STATUS_USERS, or let your web server authenticate and set TABLE_STATUS_TRUST_REMOTE_USER.', $back);
+    } elseif ($ts_csrf === null) {
+        ts_refuse(403, 'no-session', 'Actions need a PHP session for their CSRF token, and none could be started (session support missing or headers already sent).', $back);
+    } elseif (!is_string($_POST['token'] ?? null) || $_POST['token'] === '') {
+        ts_refuse(403, 'token-missing', 'The form carried no CSRF token. Reload the status page and use its buttons.', $back);
+    } elseif (!hash_equals($ts_csrf, $_POST['token'])) {
+        ts_refuse(403, 'token-wrong', 'The form\'s CSRF token is wrong or expired (a new session, another user, or a forged form). Reload the status page and try again.', $back);
+    } elseif ($origin !== null && $origin !== $self) {
+        ts_refuse(403, 'origin', "The form was sent from another origin ($origin), not from this page ($self).", $back);
+    } else {
+        $ns = ts_unhex($_POST['ns'] ?? null, 255);
+        $key = $action === 'delete' ? ts_unhex($_POST['key'] ?? null, 65535) : '';
+        if (!in_array($action, ['delete', 'clear'], true) || $ns === null || $key === null || ($action === 'delete' && $key === '')) {
+            ts_refuse(400, 'bad-request', 'The form is incomplete or malformed: the action must be delete (with a namespace and a key, hex-encoded) or clear (with a namespace).', $back);
+        } else {
+            $arg = $ns === '' ? null : $ns;
+            try {
+                if ($action === 'delete') {
+                    $done = Shm\Table::delete($key, $arg);
+                    $msg = $done ? 'Deleted key "' . ts_name($key) . '" from ' . ts_ns_label($ns) . '.'
+                        : 'Key "' . ts_name($key) . '" was no longer in ' . ts_ns_label($ns) . ': nothing deleted.';
+                } else {
+                    $n = (int) Shm\Table::count($arg);
+                    Shm\Table::clear($arg);
+                    $msg = 'Cleared ' . ts_ns_label($ns) . ' (' . number_format($n) . ' ' . ($n === 1 ? 'entry' : 'entries') . ').';
+                }
+                $_SESSION['table_status_flash'] = ['ok', $msg];
+            } catch (Throwable $e) {
+                $_SESSION['table_status_flash'] = ['bad', get_class($e) . ': ' . $e->getMessage()];
+            }
+            session_write_close();
+            header('Cache-Control: no-store');
+            header('Location: ' . $back, true, 303);
+        }
+    }
+    return;
+}
+if (session_status() === PHP_SESSION_ACTIVE && session_name() === 'table_status') {
+    session_write_close();   // the page only reads the session from here on: release its lock
+}
+
 /* ---- helpers --------------------------------------------------------------------------------------- */
 
 /* HTML-escape any bytes: invalid UTF-8 is substituted, never dropped or passed through. */
@@ -161,6 +376,40 @@ function ts_bytes(int|float $n): string
         $n /= 1024;
     }
     return ($i ? number_format($n, $n < 10 ? 2 : 1) : (string) $n) . ' ' . $u[$i];
+}
+
+/* A duration in seconds as "3 d 4 h", "2 h 5 min", "4 min 2 s" or "42 s". */
+function ts_duration(int $s): string
+{
+    $s = max(0, $s);
+    $d = intdiv($s, 86400);
+    $h = intdiv($s % 86400, 3600);
+    $m = intdiv($s % 3600, 60);
+    $r = $s % 60;
+    return $d ? "$d d $h h" : ($h ? "$h h $m min" : ($m ? "$m min $r s" : "$r s"));
+}
+
+/* Unix seconds as UTC, or a dash for 0. */
+function ts_time(int $t): string
+{
+    return $t > 0 ? gmdate('Y-m-d H:i:s', $t) : '-';
+}
+
+/* A hidden-field POST form for one action, when actions are available to this user. */
+function ts_action_form(string $action, string $ns, ?string $key, string $label, string $confirm): string
+{
+    global $ts_csrf;
+    if ($ts_csrf === null) {
+        return '';
+    }
+    $q = (string) ($_SERVER['QUERY_STRING'] ?? '');
+    return '<form method="post" class="act" action="' . ts_h(ts_url([])) . '" data-confirm="' . ts_h($confirm) . '">'
+        . '<input type="hidden" name="action" value="' . ts_h($action) . '">'
+        . '<input type="hidden" name="ns" value="' . ts_h(bin2hex($ns)) . '">'
+        . ($key === null ? '' : '<input type="hidden" name="key" value="' . ts_h(bin2hex($key)) . '">')
+        . '<input type="hidden" name="back" value="' . ts_h($q) . '">'
+        . '<input type="hidden" name="token" value="' . ts_h($ts_csrf) . '">'
+        . '<button type="submit" class="danger" data-action="' . ts_h($action) . '">' . ts_h($label) . '</button></form>';
 }
 
 function ts_pct(int|float $part, int|float $whole): string
@@ -188,9 +437,9 @@ function ts_url(array $params): string
 $nonce = base64_encode(random_bytes(16));
 if (PHP_SAPI !== 'cli') {
     header('Content-Type: text/html; charset=utf-8');
-    header("Content-Security-Policy: default-src 'none'; style-src 'nonce-$nonce'; script-src 'nonce-$nonce'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    header("Content-Security-Policy: default-src 'none'; style-src 'nonce-$nonce'; script-src 'nonce-$nonce'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
     header('X-Content-Type-Options: nosniff');
-    header('Referrer-Policy: no-referrer');
+    header('Referrer-Policy: same-origin');
     header('Cache-Control: no-store');
 }
 
@@ -262,6 +511,22 @@ svg text { font: 12px system-ui, sans-serif; fill: var(--fg); }
 dl.gap { margin-top: 10px; }
 svg.donut { float: right; } svg.donut circle { fill: none; stroke-width: 6; } .ring { stroke: var(--free); } .arc { stroke: var(--ok); }
 svg text.donut-label { font-size: 7px; }
+th a { color: inherit; text-decoration: none; }
+form.act { display: inline-flex; margin: 0 0 0 6px; vertical-align: middle; }
+button.danger { border-color: #fda29b; color: var(--bad); background: #fff; }
+button.danger:hover { background: #fef3f2; }
+td.acts { white-space: nowrap; }
+h2 form.act { font-size: 13px; font-weight: normal; }
+.flash { font-weight: 600; }
+.flash.done { background: #ecfdf3; border-color: #75e0a7; }
+.small { font-size: 12px; margin: 6px 0 0; }
+.rate { font-weight: 600; }
+header a.login { color: #fff; }
+.s-hits { stroke: var(--ok); background: var(--ok); } .s-misses { stroke: var(--bad); background: var(--bad); }
+.s-sets { stroke: var(--live); background: var(--live); }
+#rate-chart polyline { fill: none; stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+#rate-chart line { stroke: var(--line); vector-effect: non-scaling-stroke; }
+#rate-chart text { font-size: 10px; fill: var(--mute); }
 </style>
 </head>
 <body data-js="pending">
@@ -269,7 +534,10 @@ svg text.donut-label { font-size: 7px; }
 <h1>Shm\Table status</h1>
 <?php if ($stats !== null): ?>
 <span class="sub"><?= ts_h((string) gethostname()) ?> · table <?= ts_h((string) phpversion('table')) ?> · PHP <?= ts_h(PHP_VERSION) ?> (<?= ts_h(PHP_SAPI) ?>) · pid <?= getmypid() ?> · <?= ts_h(gmdate('Y-m-d H:i:s')) ?> UTC</span>
+<?php if (isset($stats['start_time'])): ?><span class="sub">up <?= ts_fig('uptime', time() - (int) $stats['start_time'], ts_duration(time() - (int) $stats['start_time'])) ?> (since <?= ts_h(ts_time((int) $stats['start_time'])) ?> UTC)</span><?php endif; ?>
 <span class="sub"><label><input type="checkbox" id="autorefresh"> refresh every 5 s</label></span>
+<?php if ($ts_csrf !== null): ?><span class="sub" id="user">actions on, as <?= ts_h($ts_user) ?></span>
+<?php elseif (TABLE_STATUS_ACTIONS && is_array(TABLE_STATUS_USERS) && TABLE_STATUS_USERS !== []): ?><span class="sub"><a class="login" href="<?= ts_h(ts_url(['login' => '1'])) ?>">log in for actions</a></span><?php endif; ?>
 <?php endif; ?>
 </header>
 <main>
@@ -300,6 +568,9 @@ svg text.donut-label { font-size: 7px; }
     $parts[] = ['meta', 'index and bookkeeping', $meta];
     $reads = $s['hits'] + $s['misses'];
 ?>
+<?php if ($ts_flash !== null): ?>
+<section class="wide flash <?= $ts_flash[0] === 'ok' ? 'done' : 'err' ?>" id="flash"><?= ts_h((string) ($ts_flash[1] ?? '')) ?></section>
+<?php endif; ?>
 <section class="wide" id="memory">
 <h2>Memory</h2>
 <svg id="memory-bar" role="img" aria-label="memory use" width="100%" height="34" viewBox="0 0 1000 34" preserveAspectRatio="none">
@@ -355,7 +626,35 @@ svg text.donut-label { font-size: 7px; }
 <dt>lock repairs</dt><dd class="<?= $s['lock_repairs'] ? 'bad' : '' ?>"><?= ts_fig('lock_repairs', $s['lock_repairs']) ?> <span class="mute">(a process died holding a lock; the next one repaired it)</span></dd>
 <dt>GC runs</dt><dd><?= isset($s['gc_runs']) ? ts_fig('gc_runs', $s['gc_runs']) : 'n/a' ?> <span class="mute">(leak recovery after a dead writer)</span></dd>
 <dt>serializer</dt><dd><?= ts_fig('serializer', $s['serializer']) ?></dd>
+<?php if (isset($s['start_time'])): ?>
+<dt>table started</dt><dd><?= ts_fig('start_time', $s['start_time'], ts_time((int) $s['start_time']) . ' UTC') ?> <span class="mute">(segment created; the counters count from here)</span></dd>
+<dt>uptime</dt><dd><?= ts_h(ts_duration(time() - (int) $s['start_time'])) ?></dd>
+<?php endif; ?>
 </dl>
+</section>
+
+<section id="rates-section">
+<h2>Hits, misses and sets per second</h2>
+<?php $window = 600; $poll = max(1, (int) TABLE_STATUS_POLL); ?>
+<div id="rates" data-sample="<?= ts_h(json_encode(ts_sample($s))) ?>" data-poll="<?= $poll ?>" data-window="<?= $window ?>" data-url="<?= ts_h(ts_url(['format' => 'json'])) ?>" data-intervals="[]">
+<svg id="rate-chart" role="img" aria-label="hits, misses and sets per second" width="100%" height="150" viewBox="0 0 600 150" preserveAspectRatio="none"></svg>
+<div class="legend"><span><i class="sw s-hits"></i>hits/s <span class="rate" id="rate-hits">-</span></span><span><i class="sw s-misses"></i>misses/s <span class="rate" id="rate-misses">-</span></span><span><i class="sw s-sets"></i>sets/s <span class="rate" id="rate-sets">-</span></span><span class="mute" id="rate-span"></span></div>
+</div>
+<p class="mute small">Sampled by this page every <?= $poll ?> s (<code>?format=json</code>) while it is open, over the last <?= intdiv($window, 60) ?> minutes; the samples stay in this browser tab. For history, scrape <code>?format=prometheus</code>.</p>
+</section>
+
+<section id="ini">
+<h2>INI settings</h2>
+<table id="ini-table">
+<thead><tr><th>setting</th><th>value</th><th>php.ini</th></tr></thead>
+<tbody>
+<?php foreach (ini_get_all('table', true) ?: [] as $name => $one):
+    $local = (string) ($one['local_value'] ?? '');
+    $global = (string) ($one['global_value'] ?? ''); ?>
+<tr data-ini="<?= ts_h((string) $name) ?>"><td class="key"><?= ts_h((string) $name) ?></td><td class="key" data-value="<?= ts_h($local) ?>"><?= $local === '' ? '<span class="mute">(empty)</span>' : ts_h($local) ?></td><td class="key mute"><?= $global === $local ? '' : ts_h($global) ?></td></tr>
+<?php endforeach; ?>
+</tbody>
+</table>
 </section>
 
 <section id="zero-copy">
@@ -381,18 +680,58 @@ svg text.donut-label { font-size: 7px; }
 <?php endforeach; ?>
 
 <section class="wide" id="namespaces">
-<h2>Namespaces</h2>
+<?php
+    // Sorted, filtered and paged here, not in the browser: 10,000 namespaces make one page of
+    // TABLE_STATUS_NS_PAGE_SIZE rows, and only those rows pay for counting their TTL'd entries.
+    $cols = ['namespace' => 's', 'entries' => 'n', 'bytes' => 'n', 'share' => 'n'];
+    [$sortKey, $sortDir] = preg_match('/^(namespace|entries|bytes|share)-(asc|desc)$/', (string) ($_GET['sort'] ?? ''), $sm)
+        ? [$sm[1], $sm[2]] : ['namespace', 'asc'];
+    $nsq = isset($_GET['nsq']) && is_string($_GET['nsq']) ? substr($_GET['nsq'], 0, 255) : '';
+    $list = [];
+    foreach ($s['namespaces'] as $name => $one) {
+        $name = (string) $name;
+        $shown = ts_name($name);   // once per namespace, not once per comparison
+        if ($nsq === '' || stripos($shown, $nsq) !== false) {
+            $list[] = [$name, (int) $one['count'], (int) $one['memory'], $shown];
+        }
+    }
+    usort($list, function ($a, $b) use ($sortKey, $sortDir) {
+        $c = match ($sortKey) {
+            'entries' => $a[1] <=> $b[1],
+            'bytes', 'share' => $a[2] <=> $b[2],
+            default => strcmp($a[3], $b[3]),
+        };
+        $c = $c ?: strcmp($a[0], $b[0]);
+        return $sortDir === 'desc' ? -$c : $c;
+    });
+    $nsTotal = count($s['namespaces']);
+    $nsShown = count($list);
+    $nsPer = max(1, (int) TABLE_STATUS_NS_PAGE_SIZE);
+    $nsPages = max(1, (int) ceil($nsShown / $nsPer));
+    $nsPage = min(max(0, (int) ($_GET['nspage'] ?? 0)), $nsPages - 1);
+    $rowsNs = array_slice($list, $nsPage * $nsPer, $nsPer);
+    $view = ['sort' => $sortKey === 'namespace' && $sortDir === 'asc' ? null : "$sortKey-$sortDir", 'nsq' => $nsq,
+        'ns' => $browse === null ? null : bin2hex($browse), 'match' => $match, 'nspage' => $nsPage ?: null];
+?>
+<h2>Namespaces <span class="mute">(<?= ts_fig('namespaces_total', $nsTotal) ?><?= $nsq === '' ? '' : ', ' . ts_fig('namespaces_matching', $nsShown) . ' matching' ?>)</span></h2>
+<form method="get" action="<?= ts_h(ts_url([])) ?>#namespaces">
+<?php foreach (['sort' => $view['sort'], 'ns' => $view['ns'], 'match' => $match] as $k => $v): if ($v !== null && $v !== ''): ?><input type="hidden" name="<?= $k ?>" value="<?= ts_h((string) $v) ?>"><?php endif; endforeach; ?>
+<input type="text" name="nsq" placeholder="namespace contains..." value="<?= ts_h($nsq) ?>">
+<button type="submit">filter</button>
+</form>
 <table id="ns-table">
-<thead><tr><th class="sort" data-type="s" data-key="namespace">namespace</th><th class="sort n" data-type="n" data-key="entries">entries</th><th class="sort n" data-type="n" data-key="bytes">bytes</th><th class="sort n" data-type="n" data-key="share">share</th><th class="sort n" data-type="n" data-key="ttl">with a TTL</th><th></th></tr></thead>
+<thead><tr>
+<?php foreach ($cols as $col => $type):
+    $dir = $sortKey === $col ? ($sortDir === 'asc' ? 'desc' : 'asc') : ($type === 'n' ? 'desc' : 'asc'); ?>
+<th class="sort<?= $type === 'n' ? ' n' : '' ?>" data-type="<?= $type ?>" data-key="<?= $col ?>"<?= $sortKey === $col ? ' data-dir="' . $sortDir . '"' : '' ?>><a href="<?= ts_h(ts_url(['sort' => "$col-$dir", 'nspage' => null] + $view)) ?>#namespaces"><?= $col ?><?= $sortKey === $col ? ($sortDir === 'asc' ? ' ▲' : ' ▼') : '' ?></a></th>
+<?php endforeach; ?>
+<th class="n">with a TTL</th><th></th></tr></thead>
 <tbody>
 <?php
-    $nss = $s['namespaces'];
-    uksort($nss, fn($a, $b) => strcmp((string) $a, (string) $b));
-    foreach ($nss as $name => $one):
-        $name = (string) $name;
+    foreach ($rowsNs as [$name, $count, $bytes, $shown]):
         $arg = $name === '' ? null : $name;
         $ttld = null;
-        if ($one['count'] > 0 && $one['count'] <= TABLE_STATUS_TTL_SCAN) {
+        if ($count > 0 && $count <= TABLE_STATUS_TTL_SCAN) {
             $ttld = 0;
             foreach (Shm\Table::keys(null, $arg) as $k) {
                 $ttld += Shm\Table::ttl((string) $k, $arg) !== false;
@@ -401,17 +740,20 @@ svg text.donut-label { font-size: 7px; }
 ?>
 <tr data-ns="<?= ts_h(bin2hex($name)) ?>">
 <td class="key" data-sort="<?= ts_h(ts_name($name)) ?>"><?= $name === '' ? '<span class="mute">(default)</span>' : ts_h(ts_name($name)) ?></td>
-<td class="n" data-sort="<?= $one['count'] ?>"><?= ts_fig('ns_count', $one['count']) ?></td>
-<td class="n" data-sort="<?= $one['memory'] ?>"><?= ts_fig('ns_memory', $one['memory'], ts_bytes($one['memory'])) ?></td>
-<td class="n" data-sort="<?= $one['memory'] ?>"><?= ts_pct($one['memory'], max(1, $used - $retired)) ?></td>
-<td class="n" data-sort="<?= $ttld ?? -1 ?>"><?= $ttld === null ? ($one['count'] ? '<span class="mute">n/a</span>' : '0') : ts_fig('ns_ttl', $ttld) ?></td>
-<td><a class="btn" href="<?= ts_h(ts_url(['ns' => bin2hex($name)])) ?>#keys">keys</a></td>
+<td class="n" data-sort="<?= $count ?>"><?= ts_fig('ns_count', $count) ?></td>
+<td class="n" data-sort="<?= $bytes ?>"><?= ts_fig('ns_memory', $bytes, ts_bytes($bytes)) ?></td>
+<td class="n" data-sort="<?= $bytes ?>"><?= ts_pct($bytes, max(1, $used - $retired)) ?></td>
+<td class="n" data-sort="<?= $ttld ?? -1 ?>"><?= $ttld === null ? ($count ? '<span class="mute">n/a</span>' : '0') : ts_fig('ns_ttl', $ttld) ?></td>
+<td class="acts"><a class="btn" href="<?= ts_h(ts_url(['ns' => bin2hex($name), 'match' => null] + $view)) ?>#keys">keys</a><?= $count > 0 ? ts_action_form('clear', $name, null, 'clear', 'Clear ' . ts_ns_label($name) . ' (' . number_format($count) . ' entries)?') : '' ?></td>
 </tr>
 <?php endforeach; ?>
 </tbody>
 </table>
+<p class="mute" id="ns-pager">Namespaces <?= $nsShown ? number_format($nsPage * $nsPer + 1) : 0 ?>-<?= number_format($nsPage * $nsPer + count($rowsNs)) ?> of <?= number_format($nsShown) ?>, page <span id="ns-page"><?= $nsPage + 1 ?></span> of <span id="ns-pages"><?= $nsPages ?></span>.
+<?php if ($nsPage > 0): ?><a class="btn" id="ns-first" href="<?= ts_h(ts_url(['nspage' => null] + $view)) ?>#namespaces">first</a> <a class="btn" id="ns-prev" href="<?= ts_h(ts_url(['nspage' => $nsPage - 1 ?: null] + $view)) ?>#namespaces">previous</a><?php endif; ?>
+<?php if ($nsPage + 1 < $nsPages): ?><a class="btn" id="ns-next" href="<?= ts_h(ts_url(['nspage' => $nsPage + 1] + $view)) ?>#namespaces">next</a> <a class="btn" id="ns-last" href="<?= ts_h(ts_url(['nspage' => $nsPages - 1] + $view)) ?>#namespaces">last</a><?php endif; ?>
+</p>
 </section>
-
 <?php if ($browse !== null):
     $arg = $browse === '' ? null : $browse;
     $keys = [];
@@ -435,7 +777,8 @@ svg text.donut-label { font-size: 7px; }
     $slice = array_slice($keys, $page * $per, $per);
 ?>
 <section class="wide" id="keys" data-browse="<?= ts_h(bin2hex($browse)) ?>">
-<h2>Keys of <?= $browse === '' ? 'the default namespace' : '<span class="key">' . ts_h(ts_name($browse)) . '</span>' ?> <span class="mute">(<?= ts_fig('keys_total', $total) ?> matching)</span></h2>
+<h2>Keys of <?= $browse === '' ? 'the default namespace' : '<span class="key">' . ts_h(ts_name($browse)) . '</span>' ?> <span class="mute">(<?= ts_fig('keys_total', $total) ?> matching)</span>
+<?= $inNs > 0 ? ts_action_form('clear', $browse, null, 'clear this namespace', 'Clear ' . ts_ns_label($browse) . ' (' . number_format($inNs) . ' entries)?') : '' ?></h2>
 <form method="get" action="<?= ts_h(ts_url([])) ?>#keys">
 <input type="hidden" name="ns" value="<?= ts_h(bin2hex($browse)) ?>">
 <input type="text" name="match" placeholder="glob: user:* ?x [a-z]" value="<?= ts_h((string) $match) ?>">
@@ -444,26 +787,35 @@ svg text.donut-label { font-size: 7px; }
 <?php if ($kerr !== null): ?><p class="bad"><?= ts_h($kerr) ?></p><?php endif; ?>
 <?php if ($tooMany): ?><p id="too-many">This namespace holds <?= ts_h(number_format($inNs)) ?> entries, more than TABLE_STATUS_BROWSE_MAX (<?= ts_h(number_format(TABLE_STATUS_BROWSE_MAX)) ?>): give a filter to list its keys.</p><?php endif; ?>
 <table id="key-table">
-<thead><tr><th>key</th><th class="n">TTL</th><?php if (TABLE_STATUS_SHOW_VALUES): ?><th class="n">bytes</th><th>value</th><?php endif; ?></tr></thead>
+<thead><tr><th>key</th><th class="n">size</th><th>created (UTC)</th><th>updated (UTC)</th><th class="n">TTL</th><?php if (TABLE_STATUS_SHOW_VALUES): ?><th>value</th><?php endif; ?><?php if ($ts_csrf !== null): ?><th></th><?php endif; ?></tr></thead>
 <tbody>
 <?php foreach ($slice as $k):
-    $ttl = Shm\Table::ttl($k, $arg); ?>
+    // getWithMeta() is the one read that gives size, times and TTL: it counts a hit, as a get() does.
+    $wm = Shm\Table::getWithMeta($k, $arg);
+    $meta = $wm === false ? null : $wm[1]; ?>
 <tr data-key="<?= ts_h(bin2hex($k)) ?>">
 <td class="key"><?= ts_h(ts_name($k)) ?></td>
-<td class="n"><?= $ttl === false ? '<span class="mute">never</span>' : ts_h((string) $ttl) . ' s' ?></td>
-<?php if (TABLE_STATUS_SHOW_VALUES):
-    $wm = Shm\Table::getWithMeta($k, $arg); ?>
-<td class="n"><?= $wm === false ? '-' : ts_h(number_format($wm[1]['length'])) ?></td>
+<?php if ($meta === null): ?>
+<td class="n mute" colspan="4">(gone since it was listed)</td>
+<?php else: ?>
+<td class="n"><?= ts_fig('key_length', (int) $meta['length'], ts_bytes((int) $meta['length'])) ?></td>
+<td><?= ts_fig('key_created', (int) $meta['created'], ts_time((int) $meta['created'])) ?></td>
+<td><?= ts_fig('key_updated', (int) $meta['updated'], ts_time((int) $meta['updated'])) ?></td>
+<td class="n"><?= (int) $meta['ttl'] < 0 ? ts_fig('key_ttl', -1, 'never') : ts_fig('key_ttl', (int) $meta['ttl'], $meta['ttl'] . ' s') ?></td>
+<?php endif; ?>
+<?php if (TABLE_STATUS_SHOW_VALUES): ?>
 <td><?php if ($wm === false): ?><span class="mute">(gone)</span><?php else: ?><pre class="val"><?= ts_h(substr(var_export($wm[0], true), 0, 4096)) ?></pre><?php endif; ?></td>
 <?php endif; ?>
+<?php if ($ts_csrf !== null): ?><td><?= ts_action_form('delete', $browse, $k, 'delete', 'Delete key "' . ts_name($k) . '" from ' . ts_ns_label($browse) . '?') ?></td><?php endif; ?>
 </tr>
 <?php endforeach; ?>
 </tbody>
 </table>
 <p class="mute"><?php if (!TABLE_STATUS_SHOW_VALUES): ?><span id="values-hidden">Values are hidden; define TABLE_STATUS_SHOW_VALUES as true to show them.</span> <?php endif; ?>
+Size is the stored (serialized) value's; reading each listed key's size, times and TTL counts one hit per key.
 Page <?= $page + 1 ?> of <?= $pages ?>.
-<?php if ($page > 0): ?><a class="btn" href="<?= ts_h(ts_url(['ns' => bin2hex($browse), 'match' => $match, 'page' => $page - 1])) ?>#keys">previous</a><?php endif; ?>
-<?php if ($page + 1 < $pages): ?><a class="btn" href="<?= ts_h(ts_url(['ns' => bin2hex($browse), 'match' => $match, 'page' => $page + 1])) ?>#keys">next</a><?php endif; ?>
+<?php if ($page > 0): ?><a class="btn" href="<?= ts_h(ts_url(['ns' => bin2hex($browse), 'match' => $match, 'page' => $page - 1] + $view)) ?>#keys">previous</a><?php endif; ?>
+<?php if ($page + 1 < $pages): ?><a class="btn" href="<?= ts_h(ts_url(['ns' => bin2hex($browse), 'match' => $match, 'page' => $page + 1] + $view)) ?>#keys">next</a><?php endif; ?>
 </p>
 </section>
 <?php endif; ?>
@@ -477,42 +829,95 @@ Page <?= $page + 1 ?> of <?= $pages ?>.
         errors.push(String(e.message));
         document.body.setAttribute('data-js-errors', errors.join(' | '));
     });
-    // Sortable namespace table: click a header (again to reverse). The order is kept in the URL
-    // (?sort=entries-desc), so a reload or the auto-refresh keeps it.
-    var table = document.getElementById('ns-table');
-    if (table) {
-        var heads = Array.prototype.slice.call(table.querySelectorAll('th.sort'));
-        var sortBy = function (th, desc) {
-            var col = th.cellIndex;
-            var numeric = th.getAttribute('data-type') === 'n';
-            var body = table.tBodies[0];
-            var rows = Array.prototype.slice.call(body.rows);
-            rows.sort(function (a, b) {
-                var x = a.cells[col].getAttribute('data-sort'), y = b.cells[col].getAttribute('data-sort');
-                var c = numeric ? Number(x) - Number(y) : x.localeCompare(y);
-                return desc ? -c : c;
-            });
-            rows.forEach(function (r) { body.appendChild(r); });
-            heads.forEach(function (h) { h.removeAttribute('data-dir'); });
-            th.setAttribute('data-dir', desc ? 'desc' : 'asc');
-        };
-        heads.forEach(function (th) {
-            th.addEventListener('click', function () {
-                var desc = th.getAttribute('data-dir') !== 'desc';
-                sortBy(th, desc);
-                var url = new URL(window.location.href);
-                url.searchParams.set('sort', th.getAttribute('data-key') + (desc ? '-desc' : '-asc'));
-                window.history.replaceState(null, '', url.toString());
-            });
+    // Action buttons ask before they delete or clear.
+    Array.prototype.forEach.call(document.querySelectorAll('form.act'), function (f) {
+        f.addEventListener('submit', function (e) {
+            if (!window.confirm(f.getAttribute('data-confirm'))) {
+                e.preventDefault();
+            }
         });
-        var wanted = /^([a-z]+)-(asc|desc)$/.exec(new URLSearchParams(window.location.search).get('sort') || '');
-        if (wanted) {
-            heads.forEach(function (th) {
-                if (th.getAttribute('data-key') === wanted[1]) {
-                    sortBy(th, wanted[2] === 'desc');
-                }
+    });
+    // The rate chart: the page samples ?format=json every data-poll seconds and keeps the samples of the
+    // last data-window seconds in sessionStorage (so a reload or the auto-refresh keeps the history of
+    // this tab). A rate is the growth of a counter between two samples over the server time between them.
+    var rates = document.getElementById('rates');
+    if (rates) {
+        var SERIES = ['hits', 'misses', 'sets'];
+        var NS = 'http://www.w3.org/2000/svg';
+        var svg = document.getElementById('rate-chart');
+        var win = Number(rates.getAttribute('data-window'));
+        var store = 'table-status-samples:' + window.location.pathname;
+        var samples = [];
+        try { samples = JSON.parse(window.sessionStorage.getItem(store) || '[]'); } catch (e) { samples = []; }
+        if (!Array.isArray(samples)) { samples = []; }
+        var el = function (name, attrs, text) {
+            var n = document.createElementNS(NS, name);
+            Object.keys(attrs).forEach(function (k) { n.setAttribute(k, attrs[k]); });
+            if (text !== undefined) { n.textContent = text; }
+            svg.appendChild(n);
+            return n;
+        };
+        var fmt = function (r) { return r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2); };
+        var draw = function () {
+            var iv = [];
+            for (var i = 1; i < samples.length; i++) {
+                var a = samples[i - 1], b = samples[i], dt = b.time - a.time, one = { t0: a.time, t1: b.time };
+                SERIES.forEach(function (k) { one[k] = b[k] - a[k]; one[k + '_rate'] = (b[k] - a[k]) / dt; });
+                iv.push(one);
+            }
+            rates.setAttribute('data-intervals', JSON.stringify(iv));
+            rates.setAttribute('data-samples', String(samples.length));
+            while (svg.firstChild) { svg.removeChild(svg.firstChild); }
+            var L = 44, R = 596, T = 8, B = 130;
+            var max = 0;
+            iv.forEach(function (o) { SERIES.forEach(function (k) { max = Math.max(max, o[k + '_rate']); }); });
+            var top = max > 0 ? Math.pow(10, Math.ceil(Math.log10(max * 1.05))) : 1;
+            [1, 2, 5].some(function (f) { if (top / 10 * f >= max * 1.05) { top = top / 10 * f; return true; } return false; });
+            [0, 0.5, 1].forEach(function (f) {
+                var y = B - f * (B - T);
+                el('line', { x1: L, x2: R, y1: y, y2: y });
+                el('text', { x: L - 4, y: y + 3, 'text-anchor': 'end' }, fmt(top * f));
             });
-        }
+            var now = samples.length ? samples[samples.length - 1].time : 0;
+            // The x axis spans the samples there are (at least a minute, at most the window).
+            var span = Math.min(win, Math.max(60, samples.length ? now - samples[0].time : 0));
+            var x = function (t) { return R - (now - t) / span * (R - L); };
+            el('text', { x: L, y: 146 }, span >= 120 ? '-' + Math.round(span / 60) + ' min' : '-' + Math.round(span) + ' s');
+            el('text', { x: R, y: 146, 'text-anchor': 'end' }, 'now');
+            if (iv.length === 0) {
+                el('text', { x: (L + R) / 2, y: 70, 'text-anchor': 'middle' }, 'collecting: the first rate comes with the next sample');
+            }
+            SERIES.forEach(function (k) {
+                var pts = iv.map(function (o) { return x(o.t1).toFixed(1) + ',' + (B - Math.min(1, o[k + '_rate'] / top) * (B - T)).toFixed(1); });
+                if (pts.length === 1) { pts.unshift(x(iv[0].t0).toFixed(1) + ',' + pts[0].split(',')[1]); }
+                if (pts.length) { el('polyline', { points: pts.join(' '), 'class': 's-' + k, 'data-series': k }); }
+                document.getElementById('rate-' + k).textContent = iv.length ? fmt(iv[iv.length - 1][k + '_rate']) : '-';
+            });
+            document.getElementById('rate-span').textContent = samples.length > 1
+                ? '(' + samples.length + ' samples over ' + Math.round(now - samples[0].time) + ' s)' : '';
+        };
+        var add = function (s) {
+            if (!s || typeof s.time !== 'number') { return; }
+            var last = samples[samples.length - 1];
+            if (last && s.time <= last.time) { return; }          // an older sample (a cached page): skip it
+            // A new segment, or counters that went back: the old samples say nothing about this table.
+            if (last && (last.start_time !== s.start_time || SERIES.some(function (k) { return s[k] < last[k]; }))) {
+                samples = [];
+            }
+            samples.push(s);
+            while (samples.length > 2 && s.time - samples[1].time >= win) { samples.shift(); }
+            try { window.sessionStorage.setItem(store, JSON.stringify(samples)); } catch (e) { /* private mode */ }
+            draw();
+        };
+        add(JSON.parse(rates.getAttribute('data-sample')));
+        draw();
+        var url = rates.getAttribute('data-url');
+        window.setInterval(function () {
+            window.fetch(url, { cache: 'no-store', credentials: 'same-origin' })
+                .then(function (r) { return r.ok ? r.json() : null; })
+                .then(add)
+                .catch(function () { /* a missed sample: the next one spans the gap */ });
+        }, Number(rates.getAttribute('data-poll')) * 1000);
     }
     // Optional refresh, remembered across reloads.
     var box = document.getElementById('autorefresh');

@@ -23,7 +23,7 @@
  * Prints `ok - ...` / `FAIL - ...` per check and, last, `observe: N passed, N failed`.
  */
 
-$opt = getopt('', ['so:', 'screenshot:', 'readme-shot:', 'chromium:', 'keep']);
+$opt = getopt('', ['so:', 'screenshot:', 'readme-shot:', 'docs-shots:', 'chromium:', 'keep']);
 $so = $opt['so'] ?? '';
 $shot = $opt['screenshot'] ?? null;
 $chromium = $opt['chromium'] ?? (trim((string) shell_exec('command -v chromium || command -v chromium-browser')) ?: '/usr/bin/chromium');
@@ -67,6 +67,8 @@ $tmp = sys_get_temp_dir() . '/table-status-check-' . getmypid();
 copy("$root/status/table-status.php", "$tmp/docroot/table-status.php");
 copy(__DIR__ . '/fixture.php', "$tmp/docroot/fixture.php");
 copy(__DIR__ . '/values.php', "$tmp/docroot/values.php");
+copy(__DIR__ . '/admin.php', "$tmp/docroot/admin.php");
+require __DIR__ . '/cdp.php';
 $cleanup[] = function () use ($tmp) {
     if (!isset($GLOBALS['opt']['keep'])) {
         exec('rm -rf ' . escapeshellarg($tmp));
@@ -124,6 +126,7 @@ function http_get(string $url, array $headers = []): array
         'header' => implode("\r\n", $headers)]]);
     $body = @file_get_contents($url, false, $ctx);
     $status = 0;
+    $GLOBALS['last_headers'] = $http_response_header ?? [];
     foreach ($http_response_header ?? [] as $h) {
         if (preg_match('#^HTTP/\S+ (\d+)#', $h, $m)) {
             $status = (int) $m[1];
@@ -181,6 +184,7 @@ function page_figures(DOMXPath $x): array
 }
 
 /* ---- the server -------------------------------------------------------------------------------------- */
+$spawned = time();
 $base = serve('127.0.0.1', $tmp, $so);
 if (!check($base !== null, 'php -S serves the folder', @file_get_contents("$tmp/server-127.0.0.1.log") ?: '')) {
     finish();
@@ -216,7 +220,7 @@ foreach (['hits', 'misses', 'sets', 'deletes', 'evictions', 'expirations', 'oom'
     'serializer'] as $k) {
     $expect[$k] = (string) $s[$k];
 }
-foreach (['held_bytes', 'held_entries', 'held_retired_bytes', 'gc_runs'] as $k) {
+foreach (['held_bytes', 'held_entries', 'held_retired_bytes', 'gc_runs', 'start_time'] as $k) {
     if (isset($s[$k])) {
         $expect[$k] = (string) $s[$k];   // figures of core versions that report them
     }
@@ -238,6 +242,21 @@ foreach ($expect as $k => $v) {
     }
 }
 check($diff === [], 'every figure on the page equals stats() (' . count($expect) . ' figures)', implode('; ', $diff));
+// start time and uptime: the segment was created when the server started, before the first request
+check(isset($s['start_time'], $fig['start_time'], $fig['uptime']) && $s['start_time'] >= $spawned - 1 && $s['start_time'] <= time()
+    && (int) $fig['uptime'] >= 0 && (int) $fig['uptime'] <= time() - $s['start_time'],
+    'the page shows the start time of stats() and the uptime since', json_encode([$s['start_time'] ?? null, $fig['start_time'] ?? null, $fig['uptime'] ?? null, $spawned]));
+// the INI settings: every table.* setting with the value the server process has
+$ini = json_decode(http_get("$base/fixture.php?ini=1")[1], true);
+$shown = [];
+foreach ($x->query('//table[@id="ini-table"]/tbody/tr') as $tr) {
+    $shown[$tr->getAttribute('data-ini')] = $x->query('./td[2]', $tr)->item(0)->getAttribute('data-value');
+}
+$iniWant = array_map(fn($v) => (string) $v, $ini);
+check($iniWant !== [] && $shown === $iniWant && ($shown['table.memory'] ?? null) === '32M', 'the INI settings table lists every table.* setting and its value',
+    json_encode($shown) . ' vs ' . json_encode($iniWant));
+check($x->query('//form[contains(@class, "act")]')->length === 0 && !str_contains($html, 'name="token"'),
+    'actions are off by default: no delete or clear form on the page');
 check($s['hits'] === 30 && $s['misses'] === 10 && $fig['hit_ratio'] === '0.75', 'the hit ratio shown is the seeded 30 hits / 10 misses',
     "hits {$s['hits']}, misses {$s['misses']}, page {$fig['hit_ratio']}");
 
@@ -296,8 +315,8 @@ $hdr = strtolower(implode("\n", $http_response_header));
 preg_match("/script-src 'nonce-([a-z0-9+\/=]+)'/", $hdr, $nm);
 check(isset($nm[1]) && str_contains($page, 'nonce="') && !str_contains($hdr, 'unsafe-inline') && str_contains($hdr, "default-src 'none'")
     && str_contains($hdr, "frame-ancestors 'none'") && str_contains($hdr, 'x-content-type-options: nosniff')
-    && str_contains($hdr, 'cache-control: no-store') && str_contains($hdr, 'referrer-policy: no-referrer'),
-    'the page sends a nonce Content-Security-Policy, nosniff, no-store and no-referrer', $hdr);
+    && str_contains($hdr, 'cache-control: no-store') && str_contains($hdr, 'referrer-policy: same-origin'),
+    'the page sends a nonce Content-Security-Policy, nosniff, no-store and a same-origin referrer policy', $hdr);
 
 // hostile names are text, not markup
 $injected = $x->query('//*[@id="xss-ns" or @id="xss-key" or @id="xss-val"] | //body//script[not(@nonce)] | //img');
@@ -323,7 +342,9 @@ check(str_contains($ktext, '<img id="xss-key"') && str_contains($ktext, 'bin\\x0
 check($x->query('//*[@id="values-hidden"]')->length === 1 && !str_contains($html, 'bold</b>') && !str_contains($html, 'binary key'),
     'values are hidden by default');
 $after2 = json_decode(http_get("$base/fixture.php?stats=1")[1], true);
-check($after2['hits'] === $s['hits'] && $after2['misses'] === $s['misses'], 'browsing keys without values counts no hit or miss');
+check($after2['hits'] === $s['hits'] + count($keys) && $after2['misses'] === $s['misses'],
+    'browsing keys counts one hit per listed key (getWithMeta() reads their meta) and no miss',
+    "hits {$s['hits']} -> {$after2['hits']} for " . count($keys) . " keys, misses {$s['misses']} -> {$after2['misses']}");
 
 [$html, $err] = chromium("$base/values.php?ns={$seed['xss_ns']}", ['--dump-dom']);
 $x = dom($html);
@@ -406,6 +427,235 @@ if (($off = serve('127.0.0.1', $tmp, $so, ['table.enabled=0'])) !== null) {
     [$st2, $body2] = http_get("$off/table-status.php");
     check($st === 503 && str_contains($body, 'table.enabled=1') && $st2 === 200 && str_contains($body2, 'Shm\\Table is disabled'),
         'with the table disabled, ?format=prometheus answers 503 and the page says why', "HTTP $st: $body; page HTTP $st2");
+}
+
+/* ---- actions: delete a key, clear a namespace; refused without a token ------------------------------- */
+
+/* POST a form to a URL: [status, body]. */
+function http_post(string $url, array $fields, array $headers = []): array
+{
+    $ctx = stream_context_create(['http' => ['method' => 'POST', 'ignore_errors' => true, 'timeout' => 20, 'follow_location' => 0,
+        'header' => implode("\r\n", array_merge(['Content-Type: application/x-www-form-urlencoded'], $headers)),
+        'content' => http_build_query($fields)]]);
+    $body = @file_get_contents($url, false, $ctx);
+    $status = 0;
+    $GLOBALS['last_headers'] = $http_response_header ?? [];
+    foreach ($http_response_header ?? [] as $h) {
+        if (preg_match('#^HTTP/\S+ (\d+)#', $h, $m)) {
+            $status = (int) $m[1];
+        }
+    }
+    return [$status, (string) $body];
+}
+function refused_reason(string $body): ?string
+{
+    return preg_match('/id="refused" data-reason="([a-z-]+)"/', $body, $m) ? $m[1] : null;
+}
+/* exists() of a key and count() of its namespace, in the server's table. */
+function has(string $base, string $key, string $ns): array
+{
+    return json_decode(http_get("$base/fixture.php?has=" . bin2hex($key) . '&ns=' . bin2hex($ns))[1], true) ?? [];
+}
+
+/* A screenshot of the part of the page from the top of one element to the bottom of another (docs only). */
+function shot_of(Cdp $b, string $from, string $to, string $file): void
+{
+    $r = $b->eval('(function(){var a=document.querySelector(' . json_encode($from) . ').getBoundingClientRect(),'
+        . 'z=document.querySelector(' . json_encode($to) . ').getBoundingClientRect();'
+        . 'return {y: a.top + window.scrollY - 8, h: z.bottom - a.top + 16};})()');
+    file_put_contents($file, base64_decode($b->send('Page.captureScreenshot', ['format' => 'png', 'captureBeyondViewport' => true,
+        'clip' => ['x' => 0, 'y' => max(0, $r['y']), 'width' => 1280, 'height' => $r['h'], 'scale' => 1]])['data']));
+}
+
+/* Start a browser; once more if the first does not answer (a loaded machine can starve its start). */
+function browser(string $chromium, string $dir, string $log): Cdp
+{
+    try {
+        return new Cdp($chromium, $dir, $log);
+    } catch (RuntimeException $e) {
+        return new Cdp($chromium, "$dir-again", $log);
+    }
+}
+
+$auth = 'Authorization: Basic ' . base64_encode('admin:s3cret');
+$victims = bin2hex('victims');
+$doomed = bin2hex('doomed');
+[$st] = http_get("$base/fixture.php?seed=admin");
+check($st === 200, 'the fixture seeds the table for the actions', "HTTP $st");
+$forged = ['action' => 'delete', 'ns' => $victims, 'key' => bin2hex('k1'), 'token' => str_repeat('0', 64)];
+
+// off by default: table-status.php itself refuses any POST, whoever sends it
+[$st, $body] = http_post("$base/table-status.php", $forged, [$auth]);
+check($st === 403 && refused_reason($body) === 'disabled' && str_contains($body, 'TABLE_STATUS_ACTIONS') && has($base, 'k1', 'victims')['exists'] === true,
+    'actions off (the default): a POST is refused with 403 and says how to turn them on; nothing changed', "HTTP $st " . refused_reason($body));
+// on, but not authenticated: no forms, a login link, ?login asks for Basic credentials, a POST is refused
+[$st, $body] = http_get("$base/admin.php?ns=$victims");
+$x = dom($body);
+check($st === 200 && $x->query('//form[contains(@class, "act")]')->length === 0 && $x->query('//a[@class="login"]')->length === 1,
+    'actions on but no user logged in: no action form, a "log in" link', "HTTP $st");
+[$st] = http_get("$base/admin.php?login=1");
+$www = implode("\n", $last_headers);
+check($st === 401 && stripos($www, 'WWW-Authenticate: Basic') !== false, '?login asks for HTTP Basic credentials (401)', "HTTP $st");
+foreach (['no credentials' => [], 'a wrong password' => ['Authorization: Basic ' . base64_encode('admin:guess')]] as $what => $h) {
+    [$st, $body] = http_post("$base/admin.php", $forged, $h);
+    check($st === 403 && refused_reason($body) === 'unauthenticated' && has($base, 'k1', 'victims')['exists'] === true,
+        "actions on, $what: a POST is refused with 403 ('needs an authenticated user'); nothing changed", "HTTP $st " . refused_reason($body));
+}
+// authenticated, but a form without the session's token (curl has no session cookie): refused
+[$st, $body] = http_post("$base/admin.php", $forged, [$auth]);
+check($st === 403 && refused_reason($body) === 'token-wrong' && has($base, 'k1', 'victims')['exists'] === true,
+    'authenticated, a token that is not the session\'s: 403, nothing changed', "HTTP $st " . refused_reason($body));
+
+// In the browser, logged in as admin (the Authorization header on every request, as after a login).
+$b = null;
+try {
+    $b = browser($chromium, "$tmp/profile-cdp", "$tmp/chromium-cdp.log");
+    $b->send('Network.setExtraHTTPHeaders', ['headers' => ['Authorization' => 'Basic ' . base64_encode('admin:s3cret')]]);
+    $page = "$base/admin.php?ns=$victims";
+    $b->navigate($page);
+    $n = $b->eval('document.querySelectorAll("#key-table button[data-action=delete]").length');
+    $who = $b->eval('(document.getElementById("user") || {}).textContent || ""');
+    check($n === 5 && str_contains((string) $who, 'admin') && $b->errors === [], 'logged in: the key browser has a delete button per key and names the user',
+        "buttons $n, user '$who', errors " . implode(' | ', $b->errors));
+    $meta = $b->eval('(function(){var r=document.querySelector("#key-table tr[data-key=\"' . bin2hex('k2') . '\"]");'
+        . 'var v={};r.querySelectorAll("[data-stat]").forEach(function(e){v[e.getAttribute("data-stat")]=Number(e.getAttribute("data-value"));});return v;})()');
+    check(is_array($meta) && $meta['key_length'] > 0 && $meta['key_created'] >= $spawned - 1 && $meta['key_created'] <= time()
+        && $meta['key_updated'] >= $meta['key_created'] && $meta['key_ttl'] > 0 && $meta['key_ttl'] <= 900,
+        'the key list shows size, created, updated and TTL of each key (k2: set with a TTL of 900 s)', json_encode($meta));
+
+    // 1. the form without its token: refused, nothing deleted
+    $b->eval('document.querySelector("#key-table tr[data-key=\"' . bin2hex('k1') . '\"] input[name=token]").remove()');
+    $b->clickAndWait('#key-table tr[data-key="' . bin2hex('k1') . '"] button[data-action=delete]');
+    $reason = $b->eval('(document.getElementById("refused") || {getAttribute: function(){return null;}}).getAttribute("data-reason")');
+    $h = has($base, 'k1', 'victims');
+    check($b->status === 403 && $reason === 'token-missing' && $h['exists'] === true && $h['count'] === 5,
+        'in Chromium, the delete form without its CSRF token is refused (403, "no CSRF token"); k1 is still there', "HTTP {$b->status}, reason $reason, " . json_encode($h));
+    // 2. with a wrong token: refused
+    $b->navigate($page);
+    $b->eval('document.querySelector("#key-table tr[data-key=\"' . bin2hex('k1') . '\"] input[name=token]").value = "' . str_repeat('a', 64) . '"');
+    $b->clickAndWait('#key-table tr[data-key="' . bin2hex('k1') . '"] button[data-action=delete]');
+    $reason = $b->eval('(document.getElementById("refused") || {getAttribute: function(){return null;}}).getAttribute("data-reason")');
+    $h = has($base, 'k1', 'victims');
+    check($b->status === 403 && $reason === 'token-wrong' && $h['exists'] === true && $h['count'] === 5,
+        'in Chromium, the delete form with a wrong CSRF token is refused (403); k1 is still there', "HTTP {$b->status}, reason $reason, " . json_encode($h));
+    // 3. as it is: asks, deletes k1 only, says so
+    $b->navigate($page);
+    $dialogs = count($b->dialogs);
+    $b->clickAndWait('#key-table tr[data-key="' . bin2hex('k1') . '"] button[data-action=delete]');
+    $flash = (string) $b->eval('(document.getElementById("flash") || {}).textContent || ""');
+    $h1 = has($base, 'k1', 'victims');
+    $h2 = has($base, 'k2', 'victims');
+    $rows = $b->eval('document.querySelectorAll("#key-table tbody tr").length');
+    check($b->status === 200 && str_contains($flash, 'Deleted key "k1"') && $h1['exists'] === false && $h2['exists'] === true && $h1['count'] === 4 && $rows === 4
+        && count($b->dialogs) === $dialogs + 1 && str_contains(end($b->dialogs), 'Delete key "k1"'),
+        'in Chromium, delete (after a confirm()) removes k1 and only k1; the page says so and lists 4 keys',
+        "HTTP {$b->status}, flash '$flash', " . json_encode([$h1, $h2, $rows, $b->dialogs]) . ' ' . substr((string) $b->eval('document.body.innerText'), 0, 400));
+    if (isset($opt['docs-shots'])) {
+        shot_of($b, '#flash', '#flash', $opt['docs-shots'] . '/status-action-done.png');
+        shot_of($b, '#namespaces', '#keys', $opt['docs-shots'] . '/status-actions.png');
+    }
+    // 4. clear a namespace from its key browser
+    $b->navigate("$base/admin.php?ns=$doomed");
+    $b->clickAndWait('#keys h2 button[data-action=clear]');
+    $flash = (string) $b->eval('(document.getElementById("flash") || {}).textContent || ""');
+    $hd = has($base, 'd0', 'doomed');
+    $hv = has($base, 'k2', 'victims');
+    check($b->status === 200 && str_contains($flash, 'Cleared namespace "doomed" (30 entries)') && $hd['count'] === 0 && $hd['exists'] === false
+        && $hv['count'] === 4 && $hv['bystander'] === 'stays',
+        'in Chromium, "clear this namespace" empties doomed (30 entries) and leaves the other namespaces alone', "HTTP {$b->status}, flash '$flash', " . json_encode([$hd, $hv]));
+    // 5. a form forged on another origin (another port), posted by its own script: refused
+    @mkdir("$tmp/evil", 0700);
+    file_put_contents("$tmp/evil/evil.php", '<?php $t = ' . var_export("$base/admin.php", true) . '; ?><!DOCTYPE html><form id="f" method="post" action="<?= htmlspecialchars($t) ?>">'
+        . '<input type="hidden" name="action" value="clear"><input type="hidden" name="ns" value="' . $victims . '"></form><script>document.getElementById("f").submit();</script>');
+    $eport = free_port('127.0.0.1');
+    $ep = proc_open([PHP_BINARY, '-S', "127.0.0.1:$eport", '-t', "$tmp/evil"], [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$tmp/evil.log", 'a'], 2 => ['file', "$tmp/evil.log", 'a']], $pp);
+    $cleanup[] = function () use ($ep) { $st = proc_get_status($ep); if ($st['running']) { posix_kill($st['pid'], SIGTERM); } proc_close($ep); };
+    for ($i = 0; $i < 100 && !($c = @stream_socket_client("tcp://127.0.0.1:$eport", $e, $es, 0.2)); $i++) {
+        usleep(50000);
+    }
+    $b->navigate("http://127.0.0.1:$eport/evil.php");
+    $b->waitEvent('Page.loadEventFired');   // the forged form's answer
+    $reason = $b->eval('(document.getElementById("refused") || {getAttribute: function(){return null;}}).getAttribute("data-reason")');
+    $hv = has($base, 'k2', 'victims');
+    check($b->status === 403 && $reason === 'token-missing' && $hv['count'] === 4,
+        'in Chromium, a form forged on another origin that posts "clear" is refused (403); the namespace keeps its 4 keys', "HTTP {$b->status}, reason $reason, " . json_encode($hv));
+    check($b->errors === [], 'no JavaScript error or CSP violation while using the actions', implode(' | ', $b->errors));
+    $b->close();
+
+    /* ---- the rate chart ---------------------------------------------------------------------------- */
+    // A fresh browser (its own sessionStorage) on the page that samples every second; known traffic
+    // in between; the chart's intervals must add up to exactly that traffic, whatever their timing.
+    $b = browser($chromium, "$tmp/profile-chart", "$tmp/chromium-chart.log");
+    $b->navigate("$base/admin.php");
+    $first = $b->waitFor('Number(document.getElementById("rates").getAttribute("data-samples"))');
+    $done = json_decode(http_get("$base/fixture.php?traffic=1")[1], true)['done'];
+    $iv = $b->waitFor('(function(){var iv=JSON.parse(document.getElementById("rates").getAttribute("data-intervals"));'
+        . 'return iv.length && iv[iv.length-1].t1 > ' . json_encode($done) . ' ? iv : null;})()');
+    $sum = ['hits' => 0, 'misses' => 0, 'sets' => 0];
+    $rateOk = true;
+    foreach ((array) $iv as $o) {
+        foreach ($sum as $k => $_) {
+            $sum[$k] += $o[$k];
+            $rateOk = $rateOk && abs($o[$k . '_rate'] - $o[$k] / ($o['t1'] - $o['t0'])) < 1e-9;
+        }
+    }
+    check($first === 1 && is_array($iv) && $sum === ['hits' => 20, 'misses' => 7, 'sets' => 50] && $rateOk,
+        'the rate chart, sampling ?format=json, counts exactly the 50 sets, 20 hits and 7 misses made meanwhile; each rate is growth / server time',
+        json_encode(['first' => $first, 'sum' => $sum, 'rates' => $rateOk, 'iv' => $iv]));
+    $lines = $b->eval('Array.prototype.map.call(document.querySelectorAll("#rate-chart polyline"), function(p){return p.getAttribute("data-series") + ":" + p.getAttribute("points").split(" ").length;})');
+    $legend = $b->eval('document.getElementById("rate-sets").textContent');
+    check(is_array($lines) && count($lines) === 3 && is_numeric($legend), 'the chart draws a line for hits, misses and sets and shows the latest rates',
+        json_encode([$lines, $legend]));
+    [$st, $js] = http_get("$base/table-status.php?format=json");
+    $j = json_decode($js, true);
+    check($st === 200 && isset($j['time'], $j['hits'], $j['sets'], $j['misses'], $j['start_time']) && $j['start_time'] === $s['start_time'],
+        '?format=json serves the counters, the start time and the server time', "HTTP $st $js");
+    [$st] = http_get("$base/table-status.php?format=json", ['X-Forwarded-For: 203.0.113.9']);
+    check($st === 403, '?format=json: a request forwarded by a proxy gets 403', "HTTP $st");
+    check($b->errors === [], 'no JavaScript error or CSP violation while the chart samples', implode(' | ', $b->errors));
+    if (isset($opt['docs-shots'])) {
+        for ($i = 0; $i < 6; $i++) {     // a little more history for the picture (not a check)
+            http_get("$base/fixture.php?traffic=1");
+            usleep(700000);
+        }
+        usleep(1200000);
+        shot_of($b, '#rates-section', '#ini', $opt['docs-shots'] . '/status-rates.png');
+    }
+    $b->close();
+} catch (Throwable $e) {
+    check(false, 'the browser driver (DevTools protocol on a pipe) runs the action and chart tests', $e->getMessage() . ' ' . @file_get_contents("$tmp/chromium-cdp.log"));
+}
+
+/* ---- many namespaces: the namespace table is paged ---------------------------------------------------- */
+if (($big = serve('127.0.0.1', $tmp, $so, ['table.memory=64M'])) !== null) {
+    $seeded = json_decode(http_get("$big/fixture.php?seed=many")[1], true);
+    $n = (int) ($seeded['namespaces'] ?? 0);
+    $total = $n + 1;   // and the default namespace
+    [$html, $err, $rc] = chromium("$big/table-status.php", ['--dump-dom']);
+    $x = dom($html);
+    $rows = $x->query('//table[@id="ns-table"]/tbody/tr')->length;
+    $pages = (int) ceil($total / 50);
+    check($n >= 1000 && $rc === 0 && $rows === 50 && $x->query('//*[@id="ns-pages"]')->item(0)?->textContent === (string) $pages
+        && $x->query('//*[@data-stat="namespaces_total"]')->item(0)?->getAttribute('data-value') === (string) $total,
+        "$n namespaces on a 64M table (10,000, or the namespace ceiling of the build): the page lists 50 a page, $pages pages, and counts them all", "rc $rc, rows $rows");
+    [$html] = chromium("$big/table-status.php?nspage=" . ($pages - 1), ['--dump-dom']);
+    $x = dom($html);
+    $last = $x->query('//table[@id="ns-table"]/tbody/tr');
+    check($last->length === $total - 50 * ($pages - 1) && $last->item($last->length - 1)?->getAttribute('data-ns') === bin2hex(sprintf('tenant%05d', $n - 1)),
+        'the last page holds the rest, in name order', "rows {$last->length}");
+    [$html] = chromium("$big/table-status.php?sort=entries-desc", ['--dump-dom']);
+    $x = dom($html);
+    check($x->query('//table[@id="ns-table"]/tbody/tr')->item(0)?->getAttribute('data-ns') === bin2hex('tenant00007'),
+        'sorting spans every page: ?sort=entries-desc puts the one namespace of 2 entries first');
+    [$html] = chromium("$big/table-status.php?nsq=tenant001", ['--dump-dom']);
+    $x = dom($html);
+    $want = count(array_filter(range(0, $n - 1), fn($i) => str_starts_with(sprintf('tenant%05d', $i), 'tenant001')));
+    check($x->query('//*[@data-stat="namespaces_matching"]')->item(0)?->getAttribute('data-value') === (string) $want
+        && $x->query('//table[@id="ns-table"]/tbody/tr')->length === min(50, $want),
+        "the namespace filter (?nsq=tenant001) finds the $want matching namespaces");
+    if (isset($opt['docs-shots'])) {
+        chromium("$big/table-status.php?nspage=3", ['--screenshot=' . $opt['docs-shots'] . '/status-namespaces.png', '--window-size=1280,1900']);
+    }
 }
 
 /* ---- screenshot -------------------------------------------------------------------------------------- */

@@ -37,6 +37,60 @@ if (($_GET['seed'] ?? '') === 'demo') {
     echo json_encode(['seeded' => true]);
     return;
 }
+if (($_GET['seed'] ?? '') === 'admin') {
+    // For the actions: five keys to delete one of, a namespace of 30 to clear, and a bystander.
+    Table::clearAll();
+    for ($i = 1; $i <= 5; $i++) {
+        Table::set("k$i", "value $i", $i === 2 ? 900 : null, 'victims');
+    }
+    for ($i = 0; $i < 30; $i++) {
+        Table::set("d$i", str_repeat('d', 100 + $i), null, 'doomed');
+    }
+    Table::set('bystander', 'stays');
+    echo json_encode(['seeded' => true]);
+    return;
+}
+if (($_GET['seed'] ?? '') === 'many') {
+    // 10,000 namespaces (?n= otherwise), or as many as the table allows when it has a namespace ceiling.
+    Table::clearAll();
+    $want = (int) ($_GET['n'] ?? 10000);
+    $n = 0;
+    try {
+        for (; $n < $want; $n++) {
+            Table::set('k', str_repeat('v', 10 + $n % 97), null, sprintf('tenant%05d', $n));
+        }
+    } catch (Shm\TableException $e) {
+        // the ceiling
+    }
+    Table::set('extra', 'x', null, sprintf('tenant%05d', 7));   // one namespace with 2 entries
+    echo json_encode(['seeded' => true, 'namespaces' => $n]);
+    return;
+}
+if (isset($_GET['traffic'])) {
+    // Known traffic for the rate chart: 50 sets, 20 hits, 7 misses; the server's clock when done.
+    for ($i = 0; $i < 50; $i++) {
+        Table::set("t$i", $i, null, 'traffic');
+    }
+    for ($i = 0; $i < 20; $i++) {
+        Table::get("t$i", 'traffic');
+    }
+    for ($i = 0; $i < 7; $i++) {
+        Table::get("absent$i", 'traffic');
+    }
+    echo json_encode(['done' => microtime(true)]);
+    return;
+}
+if (isset($_GET['has'])) {
+    // exists() and count() of the server's table (exists() counts no hit).
+    $ns = hex2bin((string) ($_GET['ns'] ?? '')) ?: null;
+    echo json_encode(['exists' => Table::exists((string) hex2bin((string) $_GET['has']), $ns), 'count' => Table::count($ns),
+        'bystander' => Table::get('bystander')]);
+    return;
+}
+if (isset($_GET['ini'])) {
+    echo json_encode(ini_get_all('table', false));
+    return;
+}
 if (isset($_GET['seed'])) {
     Table::clearAll();
     for ($i = 0; $i < 40; $i++) {

@@ -16,7 +16,7 @@ $types = [
     'expirations' => 'int', 'oom' => 'int', 'entries' => 'int', 'memory_used' => 'int', 'memory_free' => 'int',
     'memory_size' => 'int', 'eviction_policy' => 'string', 'serializer' => 'string', 'slots_used' => 'int',
     'slots_total' => 'int', 'retired_bytes' => 'int', 'lock_repairs' => 'int', 'namespaces' => 'array',
-    'buckets' => 'int', 'max_chain' => 'int',
+    'buckets' => 'int', 'max_chain' => 'int', 'start_time' => 'int',
 ];
 foreach ($types as $k => $t) {
     if (!array_key_exists($k, $s)) {
@@ -36,6 +36,7 @@ var_dump($s['entries']);
 var_dump($s['memory_used'] > 0, $s['memory_free'] > 0, $s['memory_used'] + $s['memory_free'] <= $s['memory_size']);
 var_dump($s['slots_used'] >= 1, $s['slots_total'] >= $s['slots_used'], $s['slots_total'] >= 1000);
 var_dump($s['lock_repairs']);
+var_dump($s['start_time'] > 0 && $s['start_time'] <= time());
 /* 16M: one bucket per 256 bytes; two entries in different namespaces make chains of 1 (or one of 2). */
 var_dump($s['buckets'], $s['max_chain'] >= 1 && $s['max_chain'] <= 2);
 ksort($s['namespaces']);
@@ -55,6 +56,7 @@ bool(true)
 bool(true)
 bool(true)
 int(0)
+bool(true)
 int(65536)
 bool(true)
 array(2) {
