@@ -8,8 +8,10 @@
  * N workers (forked from this process, so they share the subject's segment) run a random mix of get, set,
  * delete, increment, setMany and getMany over --keys keys whose values carry a CRC32 of their contents (and
  * the key they were written under). Counters live under separate keys. The supervisor (this process)
- * SIGKILLs a random worker every 20-120 ms for --seconds and respawns it. Every value a worker reads is
- * verified; a failure is reported to the supervisor through the worker's socket and fails the run.
+ * SIGKILLs a random worker every 20-120 ms for --seconds and respawns it (and for up to 40 s more while a
+ * loaded machine has not yet given the run the SIGKILLs and operations it checks for: how much happens in
+ * a given time is the machine's business, not the table's). Every value a worker reads is verified; a
+ * failure is reported to the supervisor through the worker's socket and fails the run.
  *
  * Afterwards a probe (a child with a deadline) reads every key, compares what it finds with a full scan and
  * with the table's own counts and byte totals, checks every counter against what the workers reported,
@@ -842,10 +844,16 @@ for ($w = 0; $w < $W; $w++) {
 $nextKill = microtime(true) + mt_rand($opt['kill-min-ms'], $opt['kill-max-ms']) / 1000;
 $lastStatus = microtime(true);
 $hung = false;
-while (($now = microtime(true)) < $end && !$hung) {
+// What the checks below ask of the run: as many SIGKILLs as --seconds gives at the longest interval, and
+// some progress. A loaded machine that has not got there by $end runs on, within the global deadline
+// (which still leaves the probe its time), rather than failing for being slow.
+$minKills = max(10, (int) ($opt['seconds'] * 1000 / $opt['kill-max-ms']));
+$minOps = 1000;
+$extendUntil = $end + max(0.0, min(40.0, $opt['deadline'] - $opt['seconds'] - $opt['probe-timeout'] - 15));
+while (!$hung && (($now = microtime(true)) < $end || (($kills < $minKills || $opsDone <= $minOps) && $now < $extendUntil))) {
     $read = sockets_of($workers);
     $wr = $ex = null;
-    $wait = max(0.0, min($nextKill, $end) - $now);
+    $wait = max(0.0, min($nextKill, $now < $end ? $end : $extendUntil) - $now);
     if ($read && @stream_select($read, $wr, $ex, 0, (int) min(50000, $wait * 1e6)) > 0) {
         foreach ($read as $s) {
             foreach ($workers as $w => $x) {
@@ -938,9 +946,9 @@ foreach ($hangs as $h) {
 }
 check($hangs === [], "no operation hangs (watchdog: a worker slot that completes no operation for {$opt['hang']} s)",
     $hangs ? count($hangs) . ' hung worker(s)' : '');
-check($kills >= max(10, (int) ($opt['seconds'] * 1000 / $opt['kill-max-ms'])) || $hung,
+check($kills >= $minKills || $hung,
     'the supervisor SIGKILLed workers throughout the run', "$kills SIGKILLs in " . sprintf('%.1f s', $runTime));
-check($opsDone > 1000, 'the workers made progress', "$opsDone operations");
+check($opsDone > $minOps, 'the workers made progress', "$opsDone operations in " . sprintf('%.1f s', $runTime));
 check($errorCount === 0, 'no value failed its checksum and no operation failed during the run', "$errorCount errors");
 check($unexpected === [], 'no worker died except by SIGKILL', count($unexpected) . ' unexpected');
 

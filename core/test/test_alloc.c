@@ -962,6 +962,24 @@ static void crash_child(crash_shared_t *s, void *base, uint64_t seed)
 	}
 }
 
+/* Wait (polling, for up to a minute: a generous bound that only a hung child reaches) until the child
+ * has done an operation since the counter read ops_before. 1 if it has, 0 if the bound passed. */
+static int crash_wait_started(crash_shared_t *s, uint64_t ops_before)
+{
+	struct timespec nap = { 0, 100000 }, start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (s->ops == ops_before) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > 60) {
+			fprintf(stderr, "crash child did no operation within 60 s\n");
+			return 0;
+		}
+		nanosleep(&nap, NULL);
+	}
+	return 1;
+}
+
 TBL_TEST(test_crash_fork)
 {
 	size_t len = CRASH_HEAP_OFF + CRASH_HEAP_SIZE;
@@ -976,7 +994,8 @@ TBL_TEST(test_crash_fork)
 	tbl_alloc_init(&s->a, base, CRASH_HEAP_OFF, CRASH_HEAP_SIZE);
 	for (round = 0; round < rounds; round++) {
 		struct timespec ts;
-		int status;
+		uint64_t ops_before = s->ops;
+		int status, started;
 		pid_t pid;
 
 		fflush(NULL);
@@ -986,6 +1005,10 @@ TBL_TEST(test_crash_fork)
 			crash_child(s, base, 1000 + round);
 			_exit(0);
 		}
+		/* Kill it only once it has done an operation: how soon a new process runs on a loaded machine
+		 * is not something to leave to the random sleep below (which only picks the moment after). */
+		started = crash_wait_started(s, ops_before);
+		CHECK(started);
 		ts.tv_sec = 0;
 		ts.tv_nsec = (long)rng_range(200, 3000) * 1000;
 		nanosleep(&ts, NULL);
@@ -1008,7 +1031,7 @@ TBL_TEST(test_crash_fork)
 	}
 	printf("     crash: %u kills, %llu child ops, %u caught mid-call (inconsistent before rebuild)\n", rounds,
 	       (unsigned long long)s->ops, caught);
-	CHECK(s->ops > 0);
+	CHECK(s->ops >= rounds);   /* every child was killed after at least one operation */
 	munmap(base, len);
 }
 

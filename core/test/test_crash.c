@@ -366,8 +366,10 @@ static int run_op(tbl_t *t, const op_t *o)
 	}
 	case OP_RELEASE:
 		/* Reclaim first, so the replaced entry sits on the held list for the release to sweep. A worker
-		 * inside a read section that began before the replacement delays that: try again for a while. */
-		for (i = 0; i < 200; i++) {
+		 * inside a read section that began before the replacement delays that: try again, for up to ten
+		 * seconds (on a loaded machine a worker can be off the CPU inside its section for a while; the
+		 * release would then find nothing to sweep, and its crash points would go unpassed). */
+		for (i = 0; i < 10000; i++) {
 			if ((st = tbl_alloc_lock(t)) != TBL_OK) {
 				return (int)st;
 			}

@@ -298,7 +298,7 @@ static void holder_gone(int exec_instead)
 		ssize_t n = 0;
 		int i;
 		snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-		for (i = 0; i < 5000; i++) {
+		for (i = 0; i < 60000; i++) {   /* a minute at least: a bound for a hang, not a guess at load */
 			n = readlink(path, exe, sizeof(exe) - 1);
 			if (n > 0 && (exe[n] = '\0', strstr(exe, "sleep") != NULL)) {
 				break;

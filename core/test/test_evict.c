@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include "platform.h"
 #include "table_fixture.h"
 
 #define KiB 1024u
@@ -61,6 +63,63 @@ static uint64_t block_of(size_t klen, size_t vlen)
 }
 
 static char value_buf[VMAX];
+
+/* ---- the clock ------------------------------------------------------------------------------------ */
+
+/* This file's own definitions of core/clock_posix.c's three functions, which keep that member of
+ * libtblcore.a out of this binary: they read the same clocks, except that a test may take the LRU tick
+ * into its own hands (lru_clock_manual), and then a tick passes when the test says so and at no other
+ * time. What a test of LRU order compares is then exactly what it wrote, read and let pass, not how
+ * many 100 ms ticks a loaded machine happened to take over it. Seconds (TTLs) and the monotonic clock
+ * (deadlines) stay real. */
+static int lru_manual;
+static uint32_t lru_tick;
+
+static tbl_now_t clock_read(clockid_t id)
+{
+	struct timespec ts;
+	tbl_now_t now;
+
+	clock_gettime(id, &ts);
+	now.sec = (uint32_t)ts.tv_sec;
+	now.tick = lru_manual ? lru_tick : (uint32_t)((uint64_t)ts.tv_sec * 10u + (uint64_t)ts.tv_nsec / 100000000u);
+	return now;
+}
+
+tbl_now_t tbl_clock_now(void)
+{
+	return clock_read(CLOCK_REALTIME);
+}
+
+tbl_now_t tbl_clock_now_coarse(void)
+{
+	return clock_read(CLOCK_REALTIME_COARSE);
+}
+
+uint64_t tbl_clock_monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* From now on the LRU tick moves only through lru_clock_advance(); lru_clock_real() gives it back. */
+static void lru_clock_manual(void)
+{
+	lru_tick = tbl_clock_now().tick;
+	lru_manual = 1;
+}
+
+static void lru_clock_advance(uint32_t ticks)
+{
+	lru_tick += ticks;
+}
+
+static void lru_clock_real(void)
+{
+	lru_manual = 0;
+}
 
 typedef struct run {
 	tbl_t *t;
@@ -240,6 +299,27 @@ TBL_TEST(test_one_20k_among_1k_random) { one_big_write(TBL_POLICY_RANDOM, 1000, 
 TBL_TEST(test_one_100k_among_100_lru) { one_big_write(TBL_POLICY_LRU, 100, VMAX); }
 TBL_TEST(test_one_100k_among_100_random) { one_big_write(TBL_POLICY_RANDOM, 100, VMAX); }
 
+/* Read hot0 .. hot<n-1> when the LRU clock has moved on since *last (a 100 ms wall-clock tick); returns
+ * how many were missing. Called before every write, it keeps the hot keys read in the current tick
+ * however many ticks a loaded machine makes a round of writes span, so that what the test compares
+ * (keys read lately against keys written long ago) does not depend on the machine's speed. */
+static unsigned read_hot_each_tick(tbl_t *t, unsigned n, uint32_t *last)
+{
+	uint32_t now = tbl_clock_now().tick;
+	char key[32], buf[16];
+	unsigned i, lost = 0;
+
+	if (now == *last) {
+		return 0;
+	}
+	*last = now;
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "hot%u", i);
+		lost += fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf)) != TBL_OK;
+	}
+	return lost;
+}
+
 /* lru: keys read in every round survive three turnovers of the table; cold keys do not. */
 TBL_TEST(test_lru_recently_read_survive)
 {
@@ -249,6 +329,7 @@ TBL_TEST(test_lru_recently_read_survive)
 	char key[32], buf[16];
 	uint64_t written = 0, heap;
 	unsigned i, n = 0, hot_lost = 0, cold_left = 0, round;
+	uint32_t tick = 0;
 	run_t r;
 
 	REQUIRE(t != NULL);
@@ -274,10 +355,13 @@ TBL_TEST(test_lru_recently_read_survive)
 			hot_lost += fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf)) != TBL_OK;
 		}
 		usleep(110000);
-		/* A tenth of the heap per round. */
+		/* A tenth of the heap per round. The sleep above makes every round at least one tick, so the cold
+		 * keys and the older new ones are many ticks old; the hot keys are read again whenever a tick
+		 * passes within the round (on a quiet machine a round fits in one). */
 		for (uint64_t b = 0; b < heap / 10; n++) {
 			uint32_t vlen = size_lognormal();
 
+			hot_lost += read_hot_each_tick(t, HOT, &tick);
 			snprintf(key, sizeof(key), "new%u", n);
 			write_checked(&r, key, vlen);
 			b += block_of(strlen(key), vlen);
@@ -305,7 +389,9 @@ TBL_TEST(test_lru_recently_read_survive)
 }
 
 /* lru: a new entry starts part of the way down the LRU order (midpoint insertion), so under churn the
- * keys that were read after being written outlive the keys written at the same time and never read. */
+ * keys that were read after being written outlive the keys written at the same time and never read.
+ * The LRU tick is the test's (lru_clock_manual): one tick passes between the rounds of writes, as it
+ * would on a quiet machine, and never more in the middle of one. */
 TBL_TEST(test_lru_read_once_outlives_never_read)
 {
 	enum { N = 300 };
@@ -322,6 +408,7 @@ TBL_TEST(test_lru_read_once_outlives_never_read)
 	r.name = "lru midpoint";
 	tbl_get_stats(t, &s);
 	heap = s.heap_size;
+	lru_clock_manual();
 	/* Churn first, so the table is full and knows the age at which entries get evicted. */
 	for (int round = 0; round < 10; round++) {
 		for (uint64_t b = 0; b < heap / 5; n++) {
@@ -329,7 +416,7 @@ TBL_TEST(test_lru_read_once_outlives_never_read)
 			write_checked(&r, key, 1000);
 			b += block_of(strlen(key), 1000);
 		}
-		usleep(110000);
+		lru_clock_advance(1);
 	}
 	for (i = 0; i < N; i++) {
 		snprintf(key, sizeof(key), "read%u", i);
@@ -337,7 +424,7 @@ TBL_TEST(test_lru_read_once_outlives_never_read)
 		snprintf(key, sizeof(key), "unread%u", i);
 		write_checked(&r, key, 1000);
 	}
-	usleep(110000);
+	lru_clock_advance(1);
 	/* Read each once. (Writing these keys into a full table may already have evicted a few of them: an
 	 * entry never read is a prime victim, which is the point.) */
 	for (i = 0; i < N; i++) {
@@ -351,7 +438,7 @@ TBL_TEST(test_lru_read_once_outlives_never_read)
 			b += block_of(strlen(key), 1000);
 			written += block_of(strlen(key), 1000);
 		}
-		usleep(110000);
+		lru_clock_advance(1);
 	}
 	for (i = 0; i < N; i++) {
 		snprintf(key, sizeof(key), "read%u", i);
@@ -367,6 +454,7 @@ TBL_TEST(test_lru_read_once_outlives_never_read)
 	CHECK_EQ_U64(r.violations, 0);
 	CHECK_CONSISTENT(t);
 	tbl_destroy(t);
+	lru_clock_real();
 }
 
 /* A burst of same-sized writes into a full table (all within a tick or two) must not turn eviction into

@@ -108,7 +108,10 @@ function serve(string $host, string $tmp, string $so, array $ini = []): ?string
         proc_close($p);
     };
     $h = str_contains($host, ':') ? "[$host]" : $host;
-    for ($i = 0; $i < 100; $i++) {
+    // Poll until it accepts, for up to a minute: a refused connection returns at once, so a count of
+    // tries alone would give a loaded machine only a few seconds to start the server. A server that
+    // exited gives up at once.
+    for ($end = microtime(true) + 60; microtime(true) < $end && proc_get_status($p)['running']; ) {
         $c = @stream_socket_client("tcp://$h:$port", $e, $es, 0.2);
         if ($c) {
             fclose($c);

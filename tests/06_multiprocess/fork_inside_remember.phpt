@@ -15,7 +15,8 @@ $v = Table::remember('k', function () {
             return 'computed by the child';
         });
     });
-    usleep(300000);
+    // the child is waiting for this computation (not merely started): its remember() polls
+    table_wait_nanosleep($GLOBALS['waiter']['pid']);
     return 'computed by the parent';
 });
 $childGot = table_child_wait($GLOBALS['waiter']);

@@ -10,6 +10,7 @@ require __DIR__ . '/../helpers.inc';
 // a worker forked before the computation starts asks for the key while the parent computes
 $worker = table_child_start(function () {
     table_wait_until(fn() => Table::exists('go'));
+    Table::set('asking', true);
     return Table::remember('k', function () {
         Table::increment('worker computed');
         return 'computed by the worker';
@@ -20,7 +21,9 @@ $v = Table::remember('k', function () {
     $quick = table_child_start(fn() => Table::get('nothing') ?? 'quick');
     var_dump(table_child_wait($quick));
     Table::set('go', true);
-    usleep(300000);
+    // the worker is waiting for this computation (not merely started): its remember() polls
+    table_wait_until(fn() => Table::exists('asking'));
+    table_wait_nanosleep($GLOBALS['worker']['pid']);
     return 'computed by the parent';
 });
 var_dump($v, table_child_wait($worker), Table::get('worker computed'));

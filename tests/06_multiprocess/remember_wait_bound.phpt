@@ -7,11 +7,14 @@ Shm\Table: multiprocess: remember() waits for another worker's computation only 
 use Shm\Table;
 require __DIR__ . '/../helpers.inc';
 
+// The slow worker computes until the impatient one has its answer (not for a fixed time that a loaded
+// machine could outlast before the impatient worker even starts waiting); the deadline of its wait, far
+// past the bound, only ends the test if remember() waited without a bound.
 $slow = table_child_start(function () {
     return Table::remember('k', function () {
         Table::set('slow started', true);
         Table::increment('executions');
-        sleep(13);
+        table_wait_until(fn() => Table::exists('impatient done'), 60);
         return 'from the slow worker';
     });
 });
@@ -21,6 +24,7 @@ $mine = Table::remember('k', function () {
     Table::increment('executions');
     return 'from the impatient worker';
 });
+Table::set('impatient done', true);
 var_dump($mine);
 var_dump(table_child_wait($slow));
 var_dump(Table::get('executions'));

@@ -16,6 +16,8 @@ pcntl_signal(SIGUSR1, function () use (&$handled) {
     Table::get('k' . ($handled % 100));
 });
 $parent = getmypid();
+// The loop below starts once a first signal has been handled: how soon a forked process gets to run on
+// a loaded machine does not decide whether any signal arrives.
 $sender = table_child_start(function () use ($parent) {
     for ($i = 0; $i < 2000 && !Table::get('stop'); $i++) {
         posix_kill($parent, SIGUSR1);
@@ -23,6 +25,9 @@ $sender = table_child_start(function () use ($parent) {
     }
     return true;
 });
+if (!table_wait_until(function () use (&$handled) { return $handled > 0; })) {
+    echo "no signal arrived\n";
+}
 class Slow {
     public $v = 1;
     public function __serialize(): array { usleep(100); return ['v' => $this->v]; }

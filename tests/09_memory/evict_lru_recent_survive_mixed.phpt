@@ -31,23 +31,24 @@ $heap = $s['memory_free'] + $s['memory_used'];
 usleep(250000);
 $hotLost = 0;
 $written = 0;
-for ($n = 0; $written < 3 * $heap; ) {
+$readHot = function () use ($hot, &$hotLost, &$tick) {
+    $tick = (int) floor(microtime(true) * 10);
     foreach ($hot as $k => $v) {
         $hotLost += Table::get($k) !== $v;
     }
+};
+for ($n = 0; $written < 3 * $heap; ) {
+    $readHot();
     usleep(110000);
-    for ($round = 0, $since = 0; $round < $heap / 10; $n++) {
+    for ($round = 0; $round < $heap / 10; $n++) {
+        // Read the hot keys again whenever the 100 ms LRU tick moves on: on a loaded machine one round of
+        // writes can span several ticks, and keys last read that many ticks ago are no longer recent.
+        if ((int) floor(microtime(true) * 10) !== $tick) {
+            $readHot();
+        }
         $len = evict_lognormal();
         $failed += !Table::set("new$n", str_repeat('n', $len));
-        $round += $block = evict_block("new$n", $len);
-        // Read the hot keys again every fortieth of the heap: on a loaded machine one round of writes can
-        // span several 100 ms ticks, and keys last read that many ticks ago are no longer recent.
-        if (($since += $block) >= $heap / 40) {
-            $since = 0;
-            foreach ($hot as $k => $v) {
-                $hotLost += Table::get($k) !== $v;
-            }
-        }
+        $round += evict_block("new$n", $len);
     }
     $written += $round;
 }

@@ -13,15 +13,25 @@ use Shm\Table;
 for ($i = 0; $i < 20; $i++) {
     Table::set("cfg$i", "config $i", null, 'config');
 }
+// the working set is read after every round, and within a round whenever the 100 ms LRU tick moves on
+// (on a loaded machine 100 writes can span several ticks); the sleeps make every round at least one tick
 $lost = 0;
-for ($round = 0; $round < 30; $round++) {
-    for ($j = 0; $j < 100; $j++) {
-        Table::set("bulk$round.$j", str_repeat('b', 2000));
-    }
-    usleep(110000);
+$tick = 0;
+$readConfig = function () use (&$lost, &$tick) {
+    $tick = (int) floor(microtime(true) * 10);
     for ($i = 0; $i < 20; $i++) {
         $lost += Table::get("cfg$i", 'config') !== "config $i";
     }
+};
+for ($round = 0; $round < 30; $round++) {
+    for ($j = 0; $j < 100; $j++) {
+        if ((int) floor(microtime(true) * 10) !== $tick) {
+            $readConfig();
+        }
+        Table::set("bulk$round.$j", str_repeat('b', 2000));
+    }
+    usleep(110000);
+    $readConfig();
 }
 var_dump($lost, Table::count('config'), Table::stats()['evictions'] > 0, Table::count() < 3000);
 ?>

@@ -18,24 +18,45 @@ require __DIR__ . '/reliability.inc';
 for ($i = 0; $i < 200; $i++) {
     Table::set("hot$i", table_checked_value(1, $i, 1000), null, 'A');
 }
-$reader = table_child_start(function () {
+// The LRU clock ticks every 100 ms of wall time. Whenever it has moved on, the writer below asks the reader
+// for a pass over A that starts after the request and waits for it: however slowly a loaded machine runs
+// either process, A was read in the current tick when B's entries are written.
+$sync = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+stream_set_timeout($sync[0], 86400);
+$reader = table_child_start(function () use ($sync) {
+    fclose($sync[0]);
     $bad = 0;
     $minCount = PHP_INT_MAX;
     $reads = 0;
     while (!Table::exists('stop reading')) {
+        // requests that came in before this pass begins
+        $r = [$sync[1]];
+        $w = $e = null;
+        $asked = stream_select($r, $w, $e, 0, 20000) > 0 && fread($sync[1], 64) !== '';
         for ($i = 0; $i < 200; $i++) {
             $v = Table::get("hot$i", 'A');
             $bad += $v !== null && !table_checked_ok($v, 1, $i);
             $reads++;
         }
         $minCount = min($minCount, Table::count('A'));
-        usleep(20000);
+        if ($asked) {
+            fwrite($sync[1], 'd');
+        }
     }
     return ['bad' => $bad, 'min' => $minCount, 'reads' => $reads];
 });
+fclose($sync[1]);
+$tick = 0;
+$readerPass = function () use ($sync, &$tick) {
+    $tick = (int) floor(microtime(true) * 10);
+    fwrite($sync[0], 'r');
+    if (fread($sync[0], 1) !== 'd') {
+        echo "the reader did not answer\n";
+    }
+};
 
-// namespace B: ~2 KB values, five times what the table holds, in batches; the LRU clock ticks every
-// 100 ms, so the batches are spaced out for the reader's reads to count
+// namespace B: ~2 KB values, five times what the table holds, in batches spaced out by more than a tick,
+// so that what was written a batch ago is older than what the reader read since
 $capacity = intdiv(Table::stats()['memory_size'], 2048);
 $failed = 0;
 $written = 0;
@@ -43,6 +64,9 @@ $counts = [Table::count('A')];
 $lost = 0;
 while ($written < 5 * $capacity) {
     for ($j = 0; $j < 150; $j++, $written++) {
+        if ((int) floor(microtime(true) * 10) !== $tick) {
+            $readerPass();
+        }
         $failed += !Table::set("churn$written", table_checked_value(2, $written, 1500), null, 'B');
     }
     $counts[] = Table::count('A');

@@ -11,14 +11,15 @@ require __DIR__ . '/../helpers.inc';
 require __DIR__ . '/reliability.inc';
 
 /*
- * A waiter gives up on a claim after 10 seconds; "at once" below means well under that (5 s), so the
- * checks are about behaviour (was the claim released?), not speed.
+ * A waiter gives up on a claim after 10 seconds: one that did not take over at once has waited that long,
+ * so "at once" below is "less than the bound", and the checks are about behaviour (was the claim
+ * released?), not about how fast a loaded machine runs.
  */
 function timed(callable $fn): array
 {
     $t = microtime(true);
     $v = $fn();
-    return [$v, microtime(true) - $t < 5.0 ? 'at once' : 'AFTER WAITING'];
+    return [$v, microtime(true) - $t < 10.0 ? 'at once' : 'AFTER WAITING'];
 }
 /* Run $fn in a child whose stderr (fatal errors, zend_signal warnings) goes to a file; returns the exit
  * status and what the child wrote there. */

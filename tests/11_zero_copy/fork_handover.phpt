@@ -46,7 +46,7 @@ Table::set('parent_done', true);
 table_wait_until(fn() => Table::exists('b_verdict'));
 var_dump(Table::get('b_verdict'));
 // B's request ended with its exit: nothing is held any more, and the memory comes back.
-var_dump(table_wait_until(fn() => Table::stats()['pins'] === 0, 30));
+var_dump(table_wait_until(fn() => Table::stats()['pins'] === 0));
 $failed = 0;
 for ($i = 0; $i < 60; $i++) {
     $failed += (int) !Table::set('churn' . ($i % 8), str_repeat(chr(65 + $i % 26), 100000));

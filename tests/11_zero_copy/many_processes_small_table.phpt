@@ -31,7 +31,7 @@ for ($i = 0; $i < 300; $i++) {
     }
     $pids[] = $pid;
 }
-table_wait_until(fn() => Table::get('arrived') === 300, 60);
+table_wait_until(fn() => Table::get('arrived') === 300);
 $s = Table::stats();
 echo "arrived: ", Table::get('arrived'), ", slots: ", $s['slots_total'], ", in use: ", $s['slots_used'] >= 301 ? '301+' : $s['slots_used'], "\n";
 Table::set('go', true);

@@ -9,8 +9,8 @@ use Shm\Table;
 /**
  * Forks real worker processes that share the table with the test, as PHP-FPM workers would. Each worker
  * waits at a barrier (a table key) so that they start together, runs its job, and reports its result
- * through a pipe. Bounded: a worker that is not released within 10 s, or that does not report within
- * 30 s, fails the test instead of hanging it.
+ * through a pipe. Bounded: a worker that is not released within 120 s, or that does not report within
+ * 120 s, fails the test instead of hanging it (bounds for a hang, far past what a loaded machine takes).
  */
 final class Workers
 {
@@ -35,7 +35,9 @@ final class Workers
                 fclose($pair[0]);
                 $code = 0;
                 try {
-                    $deadline = microtime(true) + 10;
+                    // A bound for a parent that died, not a guess at how long forking the rest takes on
+                    // a loaded machine.
+                    $deadline = microtime(true) + 120;
                     while (Table::get($barrier, $ns) === null) {
                         if (microtime(true) > $deadline) {
                             throw new \RuntimeException('barrier never opened');
@@ -56,11 +58,11 @@ final class Workers
             fclose($pair[1]);
             $children[$i] = [$pid, $pair[0]];
         }
-        Table::set($barrier, true, 60, $ns);
+        Table::set($barrier, true, 600, $ns);
         $results = [];
         $errors = [];
         foreach ($children as $i => [$pid, $sock]) {
-            stream_set_timeout($sock, 30);
+            stream_set_timeout($sock, 120);
             $data = stream_get_contents($sock);
             fclose($sock);
             pcntl_waitpid($pid, $status);
