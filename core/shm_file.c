@@ -442,4 +442,12 @@ const tbl_shm_ops_t *tbl_shm_file_ops(void)
 {
 	return &file_ops;
 }
+#else
+#include "shm.h"
+
+/* Named segments (table.segment) are POSIX only so far: Windows would need a named section. */
+const tbl_shm_ops_t *tbl_shm_file_ops(void)
+{
+	return NULL;
+}
 #endif

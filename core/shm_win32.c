@@ -71,10 +71,4 @@ const tbl_shm_ops_t *tbl_shm_default_ops(void)
 {
 	return &win32_ops;
 }
-
-/* Named segments (table.segment) are POSIX only so far (shm_file.c). */
-const tbl_shm_ops_t *tbl_shm_file_ops(void)
-{
-	return NULL;
-}
 #endif
