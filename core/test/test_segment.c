@@ -399,7 +399,7 @@ TBL_TEST(test_racing_creators_make_one_table)
 TBL_TEST(test_all_killed_then_reattached)
 {
 	int ready[2], i, status;
-	pid_t pids[4];
+	pid_t pids[4] = { 0, 0, 0, 0 };
 	tbl_stats_t s;
 	tbl_t *t;
 	char c;
@@ -413,19 +413,20 @@ TBL_TEST(test_all_killed_then_reattached)
 	}
 	tbl_destroy(t);   /* nobody maps it but the victims from now on */
 	REQUIRE(pipe(ready) == 0);
-	for (i = 0; i < 4; i++) {
+	/* One at a time, the misc lock's holder last: attaching takes that lock, so nobody could attach after. */
+	for (i = 3; i >= 0; i--) {
 		if ((pids[i] = fork()) == 0) {
 			tbl_t *v = open_named(2 * MB);
 			close(ready[0]);
 			if (!v || fixture_set(v, TBL_NS_DEFAULT, "victim", "was here", 0) != TBL_OK) {
 				_exit(30);
 			}
-			if (i == 0) {
+			if (i == 2) {
 				(void)tbl_read_begin(v);
 			} else if (i == 1) {
 				(void)tbl_stripe_lock(v, 3);
-			} else if (i == 2) {
-				(void)tbl_misc_lock(v);
+			} else if (i == 0) {
+				(void)tbl_misc_lock(v);   /* forked last */
 			}
 			if (write(ready[1], "r", 1) != 1) {
 				_exit(31);
@@ -434,11 +435,10 @@ TBL_TEST(test_all_killed_then_reattached)
 				pause();
 			}
 		}
-	}
-	close(ready[1]);
-	for (i = 0; i < 4; i++) {
+		REQUIRE(pids[i] > 0);
 		REQUIRE(read(ready[0], &c, 1) == 1);
 	}
+	close(ready[1]);
 	close(ready[0]);
 	for (i = 0; i < 4; i++) {
 		kill(pids[i], SIGKILL);
