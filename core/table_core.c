@@ -190,6 +190,26 @@ static tbl_status_t open_named(tbl_t *t, const tbl_config_t *cfg, const tbl_head
 	return TBL_OK;
 }
 
+/* A process killed while claiming a slot (misc lock held) may have taken it without raising slots_hwm
+ * yet, and the reaper only looks below the mark. A claimer takes the lowest free slot, so such slots
+ * follow the mark one after another: raise it past them, and the reaper sees them. */
+static void slots_hwm_repair(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t hwm, top;
+
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return;
+	}
+	hwm = top = atomic_load(&h->slots_hwm);
+	while (top < h->nslots && atomic_load(&t->slots[top].pid) != 0) {
+		top++;
+	}
+	while (hwm < top && !atomic_compare_exchange_weak(&h->slots_hwm, &hwm, top)) {
+	}
+	tbl_misc_unlock(t);
+}
+
 tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen)
 {
 	tbl_header_t plan;
@@ -240,6 +260,7 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 		/* Recovery on attach: whoever had the segment mapped may have been killed, every one of them.
 		 * Their reader slots (pid + start time; the boot is the segment's) are released now, holds and
 		 * all; locks they held are repaired by their next taker, as always. */
+		slots_hwm_repair(t);
 		tbl_slots_reap(t, 0);
 	}
 	*out = t;
