@@ -31,6 +31,10 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	char *serializer;
 	char *zero_copy;           /* auto, 0 or 1 (also off/on) */
 	char *zero_copy_budget;    /* a size; empty: an eighth of table.memory */
+	char *segment;             /* a named segment's name; empty: the anonymous one (may be set per pool) */
+	char *segment_dir;         /* where named segments live (/dev/shm) */
+	char *segment_mode;        /* octal permission bits of a new segment file (0600) */
+	bool segment_recreate;     /* replace a segment of another version or size */
 	/* Per request. */
 	php_table_claim *claims;   /* remember() claims held right now */
 	zval fullscan_fn;          /* the generator closure fullscan() calls; UNDEF until first use */

@@ -53,6 +53,13 @@ uint64_t php_table_zero_copy_budget;
 zend_long php_table_start_time;
 const char *const php_table_policy_names[3] = { "noeviction", "lru", "random" };
 static char php_table_reason[512];                   /* why the table is unavailable */
+/* Named segments (table.segment): attached on first use in each process, after fork, so that php-fpm
+ * workers see their pool's php_admin_value. php_table_anon is the anonymous segment MINIT made when no
+ * name was set globally (a pool may still name one); php_table_named says php_table_tbl is a named one. */
+static tbl_t *php_table_anon;
+bool php_table_named;
+char php_table_segment_name[PHP_TABLE_SEGMENT_NAME_MAX + 1];
+char php_table_segment_path[PHP_TABLE_SEGMENT_PATH_MAX];
 
 /* ---- INI ------------------------------------------------------------------------------------------- */
 
@@ -72,6 +79,14 @@ PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("table.zero_copy", "auto", PHP_INI_SYSTEM, OnUpdateString, zero_copy,
 		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY("table.zero_copy_budget", "", PHP_INI_SYSTEM, OnUpdateString, zero_copy_budget,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.segment", "", PHP_INI_SYSTEM, OnUpdateString, segment,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.segment_dir", "/dev/shm", PHP_INI_SYSTEM, OnUpdateString, segment_dir,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.segment_mode", "0600", PHP_INI_SYSTEM, OnUpdateString, segment_mode,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_BOOLEAN("table.segment_recreate", "0", PHP_INI_SYSTEM, OnUpdateBool, segment_recreate,
 		zend_table_globals, table_globals)
 PHP_INI_END()
 
@@ -309,7 +324,8 @@ zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend
 	/* Decoding allocates request memory (and unserializing runs user code): free the copy on a bailout. */
 	zend_try {
 		if (v.type == TBL_T_IMAGE) {
-			r = php_table_image_copy_moved(copy, v.len, v.data, rv);
+			/* Its pointers name the creator's addresses (php_table_image_shift from ours). */
+			r = php_table_image_copy_moved(copy, v.len, (const char *)v.data - php_table_image_shift, rv);
 		} else {
 			r = php_table_decode(v.type, copy ? copy : "", v.len, rv);
 		}
@@ -456,8 +472,99 @@ static bool php_table_zero_copy_resolve(zend_ulong memory)
 	return true;
 }
 
-/* Validate the INI values and create the segment. On failure php_table_reason says why. */
-static void php_table_open(void)
+/* table.segment, table.segment_dir and table.segment_mode. false with php_table_reason set when invalid;
+ * an empty name is valid (the anonymous segment). Fills the name, the path and *mode. */
+static bool php_table_segment_resolve(uint32_t *mode)
+{
+	const char *name = TABLE_G(segment) ? TABLE_G(segment) : "";
+	const char *dir = TABLE_G(segment_dir) ? TABLE_G(segment_dir) : "";
+	const char *m = TABLE_G(segment_mode) ? TABLE_G(segment_mode) : "";
+	size_t i, len = strlen(name), dlen;
+	unsigned long bits = 0;
+
+	php_table_segment_name[0] = php_table_segment_path[0] = '\0';
+	if (len == 0) {
+		return true;
+	}
+	if (len > PHP_TABLE_SEGMENT_NAME_MAX) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.segment=%.80s%s is too long; use 1 to %u characters of A-Z, a-z, 0-9, '.', '_' and '-'",
+			name, len > 80 ? "..." : "", PHP_TABLE_SEGMENT_NAME_MAX);
+		return false;
+	}
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+		      || c == '-')) {
+			snprintf(php_table_reason, sizeof(php_table_reason),
+				"table.segment=%s is not valid; use 1 to %u characters of A-Z, a-z, 0-9, '.', '_' and '-'",
+				name, PHP_TABLE_SEGMENT_NAME_MAX);
+			return false;
+		}
+	}
+	dlen = strlen(dir);
+	while (dlen > 1 && dir[dlen - 1] == '/') {
+		dlen--;
+	}
+	if (dir[0] != '/') {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.segment_dir=%.200s is not valid; use an absolute directory path (e.g. /dev/shm)", dir);
+		return false;
+	}
+	if ((size_t)snprintf(php_table_segment_path, sizeof(php_table_segment_path), "%.*s/php-table.%s",
+	                     (int)(dlen == 1 ? 0 : dlen), dir, name) >= sizeof(php_table_segment_path)) {
+		snprintf(php_table_reason, sizeof(php_table_reason), "table.segment_dir=%.200s... is too long", dir);
+		php_table_segment_path[0] = '\0';
+		return false;
+	}
+	for (i = 0; m[i]; i++) {
+		if (m[i] < '0' || m[i] > '7' || i >= 4) {
+			bits = ~0ul;
+			break;
+		}
+		bits = bits * 8 + (unsigned long)(m[i] - '0');
+	}
+	if (i == 0 || bits > 0777 || (bits & 0600) != 0600) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.segment_mode=%.40s is not valid; use octal permission bits that include 0600 (owner read "
+			"and write), e.g. 0600, or 0660 to share with the file's group", m);
+		php_table_segment_path[0] = '\0';
+		return false;
+	}
+	*mode = (uint32_t)bits;
+	memcpy(php_table_segment_name, name, len + 1);
+	return true;
+}
+
+/* After attaching a named segment: zero-copy only where it lies at its creator's address (images hold
+ * absolute pointers), a warning when it has another size than table.memory asks for. */
+static void php_table_named_attached(const char *mem)
+{
+	tbl_segment_info_t info;
+	tbl_stats_t s;
+
+	tbl_segment_info(php_table_tbl, &info);
+	php_table_image_shift = (ptrdiff_t)info.base_shift;
+	if (!info.same_base) {
+		/* Images here would hold this process's addresses, and images read here were written for the
+		 * creator's: store arrays compactly, and copy images out, relocating their pointers. */
+		php_table_zero_copy = false;
+		php_table_encode_images = false;
+	}
+	tbl_get_stats(php_table_tbl, &s);
+	php_table_policy = s.policy;   /* the segment's own, whatever this process's INI says */
+	if (info.memory != info.requested) {
+		php_error_docref(NULL, E_WARNING,
+			"table.memory=%s asks for %" PRIu64 " bytes, but segment \"%s\" (%s) has %" PRIu64 ": attached at its "
+			"size; to resize it, remove the file or set table.segment_recreate=1", mem, info.requested,
+			php_table_segment_name, php_table_segment_path, info.memory);
+	}
+}
+
+/* Validate the INI values and create the segment. With a named segment (table.segment), only validate
+ * unless `attach`: every process attaches on its first use (php_table_handle_slow). On failure
+ * php_table_reason says why. */
+static void php_table_open(bool attach)
 {
 	const char *policy = TABLE_G(eviction_policy) ? TABLE_G(eviction_policy) : "";
 	const char *ser = TABLE_G(serializer) ? TABLE_G(serializer) : "";
@@ -466,8 +573,9 @@ static void php_table_open(void)
 	zend_ulong bytes;
 	tbl_config_t cfg;
 	tbl_status_t st;
+	uint32_t mode = 0600;
 	size_t i;
-	char errbuf[256];
+	char errbuf[512];
 
 	if (php_table_ini_negative(mem)) {
 		snprintf(php_table_reason, sizeof(php_table_reason),
@@ -520,6 +628,12 @@ static void php_table_open(void)
 	if (!php_table_zero_copy_resolve(bytes)) {
 		return;
 	}
+	if (!php_table_segment_resolve(&mode)) {
+		return;
+	}
+	if (php_table_segment_name[0] && !attach) {
+		return;
+	}
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.memory = bytes;
@@ -529,6 +643,16 @@ static void php_table_open(void)
 	if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0 && getenv("TABLE_TEST_SLOTS")) {
 		cfg.slots = (uint32_t)atoi(getenv("TABLE_TEST_SLOTS"));   /* tests: run out of reader slots */
 	}
+	if (php_table_segment_name[0]) {
+		cfg.segment_path = php_table_segment_path;
+		cfg.segment_mode = mode;
+		cfg.segment_recreate = TABLE_G(segment_recreate);
+		cfg.app_version = PHP_TABLE_VERSION;
+		if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0
+		    && getenv("TABLE_TEST_SEGMENT_MOVE") && strcmp(getenv("TABLE_TEST_SEGMENT_MOVE"), "1") == 0) {
+			cfg.segment_move = 1;   /* tests: map away from the creator's address (the copying fallback) */
+		}
+	}
 	errbuf[0] = '\0';
 	st = tbl_create(&php_table_tbl, &cfg, errbuf, sizeof(errbuf));
 	if (st == TBL_OK) {
@@ -536,12 +660,36 @@ static void php_table_open(void)
 		php_table_image_limit = (size_t)tbl_value_max(php_table_tbl, TBL_KEY_MAX);
 		/* stats()['start_time']: the segment is created here, before workers fork, so they all agree. */
 		php_table_start_time = (zend_long)time(NULL);
+		php_table_reason[0] = '\0';
+		if (php_table_segment_name[0]) {
+			php_table_named = true;
+			php_table_named_attached(mem);
+		}
 	}
 	if (st != TBL_OK) {
 		php_table_tbl = NULL;
-		snprintf(php_table_reason, sizeof(php_table_reason), "%s%s", errbuf[0] ? errbuf : tbl_status_str(st),
-			st == TBL_ESYS ? "; lower table.memory" : "");
+		if (php_table_segment_name[0]) {
+			snprintf(php_table_reason, sizeof(php_table_reason), "segment \"%s\": %s", php_table_segment_name,
+				errbuf[0] ? errbuf : tbl_status_str(st));
+		} else {
+			snprintf(php_table_reason, sizeof(php_table_reason), "%s%s", errbuf[0] ? errbuf : tbl_status_str(st),
+				st == TBL_ESYS ? "; lower table.memory" : "");
+		}
 	}
+}
+
+/* php_table_handle() found no table: attach the named segment this process's settings name (its first
+ * use since start or fork: php-fpm workers get their pool's php_admin_value), else throw. */
+tbl_t *php_table_handle_slow(void)
+{
+	if (TABLE_G(enabled) && !php_table_named && TABLE_G(segment) && TABLE_G(segment)[0]) {
+		php_table_open(true);
+		if (php_table_tbl) {
+			return php_table_tbl;
+		}
+	}
+	php_table_throw_unavailable();
+	return NULL;
 }
 
 static PHP_GINIT_FUNCTION(table)
@@ -610,7 +758,8 @@ static PHP_MINIT_FUNCTION(table)
 	php_table_reason[0] = '\0';
 	php_table_ser = &php_table_serializer_php;
 	if (TABLE_G(enabled)) {
-		php_table_open();
+		php_table_open(false);
+		php_table_anon = php_table_tbl;
 	}
 	return SUCCESS;
 }
@@ -618,10 +767,14 @@ static PHP_MINIT_FUNCTION(table)
 static PHP_MSHUTDOWN_FUNCTION(table)
 {
 	(void)type;
-	if (php_table_tbl) {
+	if (php_table_tbl && php_table_tbl != php_table_anon) {
 		tbl_destroy(php_table_tbl);
-		php_table_tbl = NULL;
 	}
+	if (php_table_anon) {
+		tbl_destroy(php_table_anon);
+	}
+	php_table_tbl = php_table_anon = NULL;
+	php_table_named = false;
 	php_table_native_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
@@ -634,6 +787,11 @@ static PHP_RINIT_FUNCTION(table)
 #if defined(COMPILE_DL_TABLE) && defined(ZTS)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
+	/* A named segment is attached on first use, in this process: a php-fpm worker's pool may name one
+	 * (php_admin_value) although the master, which made the anonymous segment, did not. */
+	if (UNEXPECTED(!php_table_named) && TABLE_G(enabled) && TABLE_G(segment) && TABLE_G(segment)[0]) {
+		php_table_tbl = NULL;
+	}
 	return SUCCESS;
 }
 
@@ -683,6 +841,7 @@ static PHP_MINFO_FUNCTION(table)
 		php_info_print_table_row(2, "Eviction policy", php_table_policy_names[php_table_policy]);
 		php_info_print_table_row(2, "Serializer", php_table_ser->name);
 		php_info_print_table_row(2, "Zero-copy reads", php_table_zero_copy ? "on" : "off");
+		php_info_print_table_row(2, "Segment", php_table_named ? php_table_segment_path : "anonymous");
 	} else if (TABLE_G(enabled)) {
 		php_info_print_table_row(2, "Unavailable", php_table_reason);
 	}

@@ -36,6 +36,15 @@ extern PHP_TABLE_HIDDEN bool php_table_holding;
 extern PHP_TABLE_HIDDEN uint64_t php_table_zero_copy_budget;
 /* Unix seconds at which this process's MINIT created the segment (stats()['start_time']). */
 extern PHP_TABLE_HIDDEN zend_long php_table_start_time;
+/* table.segment: php_table_tbl is the named segment php_table_segment_path (attached on first use). */
+#define PHP_TABLE_SEGMENT_NAME_MAX 64u
+#define PHP_TABLE_SEGMENT_PATH_MAX 4096u
+extern PHP_TABLE_HIDDEN bool php_table_named;
+extern PHP_TABLE_HIDDEN char php_table_segment_name[PHP_TABLE_SEGMENT_NAME_MAX + 1];
+extern PHP_TABLE_HIDDEN char php_table_segment_path[PHP_TABLE_SEGMENT_PATH_MAX];
+
+/* table.c: no table yet: attach the named segment (first use in this process), or throw. */
+PHP_TABLE_HIDDEN tbl_t *php_table_handle_slow(void);
 
 /* table.c: errors. */
 /* Throw "disabled" or "unavailable: <reason>". */
@@ -126,8 +135,7 @@ static zend_always_inline tbl_t *php_table_handle(void)
 	if (EXPECTED(php_table_tbl != NULL)) {
 		return php_table_tbl;
 	}
-	php_table_throw_unavailable();
-	return NULL;
+	return php_table_handle_slow();
 }
 
 /* Namespace for a read: 1 found, 0 never created (a miss, nothing is created), -1 thrown. */

@@ -73,6 +73,10 @@ static const php_table_metric_def php_table_metric_defs[] = {
 	PHP_TABLE_GAUGE("zero_copy_enabled", "zero_copy", "1 when this process reads arrays without copying (table.zero_copy as resolved for its SAPI)."),
 	PHP_TABLE_GAUGE("zero_copy_budget_bytes", "zero_copy_budget", "Retired bytes past which a request that is not holding entries yet copies arrays (table.zero_copy_budget)."),
 	PHP_TABLE_GAUGE("start_time_seconds", "start_time", "Unix time at which the segment was created (the start of the master process); the counters count from it."),
+	PHP_TABLE_GAUGE("segment_processes", "processes", "Live processes attached to the segment (reader slots, fork handovers aside)."),
+	PHP_TABLE_GAUGE("segment_same_base", "segment_same_base", "1 when this process maps the segment at its creator's address (zero-copy possible here)."),
+	PHP_TABLE_GAUGE("segment_created", "segment_created", "1 when this process made the segment rather than attaching to it."),
+	PHP_TABLE_GAUGE("segment_memory_requested_bytes", "segment_memory_requested", "This process's table.memory (differs from memory_size when it attached to a segment of another size)."),
 };
 
 #undef PHP_TABLE_COUNTER

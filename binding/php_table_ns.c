@@ -105,6 +105,7 @@ PHP_METHOD(Shm_Table, stats)
 {
 	tbl_t *t;
 	tbl_stats_t s;
+	tbl_segment_info_t seg;
 	zval nss, one;
 	unsigned n;
 
@@ -114,7 +115,7 @@ PHP_METHOD(Shm_Table, stats)
 		RETURN_THROWS();
 	}
 	tbl_get_stats(t, &s);
-	array_init_size(return_value, 34);
+	array_init_size(return_value, 41);
 	add_assoc_long(return_value, "hits", (zend_long)s.hits);
 	add_assoc_long(return_value, "misses", (zend_long)s.misses);
 	add_assoc_long(return_value, "sets", (zend_long)s.sets);
@@ -146,7 +147,26 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "memory_largest_free", (zend_long)s.largest_free);
 	add_assoc_long(return_value, "buckets", (zend_long)s.buckets);
 	add_assoc_long(return_value, "max_chain", (zend_long)s.max_chain);
-	add_assoc_long(return_value, "start_time", php_table_start_time);
+	tbl_segment_info(t, &seg);
+	/* A named segment outlives processes: its own creation time, whoever made it (this process may only
+	 * have attached). An anonymous one was made by this process tree's MINIT. */
+	add_assoc_long(return_value, "start_time", seg.named && seg.created_at ? (zend_long)seg.created_at : php_table_start_time);
+	if (php_table_named) {
+		add_assoc_string(return_value, "segment", php_table_segment_name);
+		add_assoc_string(return_value, "segment_path", php_table_segment_path);
+	} else {
+		add_assoc_null(return_value, "segment");
+		add_assoc_null(return_value, "segment_path");
+	}
+	add_assoc_bool(return_value, "segment_same_base", seg.same_base);
+	add_assoc_bool(return_value, "segment_created", seg.created);
+	add_assoc_long(return_value, "segment_memory_requested", (zend_long)seg.requested);
+	if (seg.note[0]) {
+		add_assoc_string(return_value, "segment_note", seg.note);
+	} else {
+		add_assoc_null(return_value, "segment_note");
+	}
+	add_assoc_long(return_value, "processes", (zend_long)s.processes);
 
 	array_init(&nss);
 	n = tbl_ns_count_created(t);

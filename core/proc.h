@@ -17,13 +17,14 @@ uint64_t tbl_proc_start_time(pid_t pid);
  * checked). Zombies count as dead. */
 int tbl_proc_alive(pid_t pid, uint64_t start_time);
 
-/* Whether `pid` still maps the shared mapping that starts at `addr` with inode `ino` (as this process saw it
- * with tbl_proc_mapping_ino): 1 yes, 0 no (it exec'd another program, or unmapped it), -1 unknown (no
- * /proc, or not allowed to read it). Reads /proc/<pid>/maps: call it when something is stuck, never on
- * a hot path. */
+/* Whether `pid` still maps the segment this process maps at `addr` (the same device and inode, `ino` as
+ * this process saw it with tbl_proc_mapping_ino, 0 = whatever is there), at any address: a named segment
+ * lies at another address in processes that could not map it at its creator's. 1 yes, 0 no (it exec'd
+ * another program, or unmapped it), -1 unknown (no /proc, or not allowed to read it). Reads
+ * /proc/<pid>/maps: call it when something is stuck, never on a hot path. */
 int tbl_proc_maps(pid_t pid, const void *addr, uint64_t ino);
-/* The inode /proc/self/maps shows for the mapping that starts at `addr` (shared anonymous mappings each
- * get their own), 0 when unknown. */
+/* The inode /proc/self/maps shows for the mapping that contains `addr` (shared anonymous mappings each
+ * get their own; a named segment's is its file's), 0 when unknown. */
 uint64_t tbl_proc_mapping_ino(const void *addr);
 
 /* This process's id. */

@@ -83,14 +83,22 @@ int tbl_proc_alive(pid_t pid, uint64_t start_time)
 	return 1;
 }
 
-/* Scan /proc/<pid>/maps (pid 0: self) for the line of the mapping that starts at `addr`. Returns 1 and
- * its inode, 0 when no mapping starts there, -1 when the file cannot be read. Lines look like
+/* One mapping of /proc/<pid>/maps. Lines look like
  * "7f2c5a000000-7f2c5e000000 rw-s 00000000 00:01 4242   /dev/zero (deleted)". */
-static int maps_find(pid_t pid, const void *addr, uint64_t *ino)
+typedef struct maps_line {
+	unsigned long long start, end, inode;
+	char dev[16];
+} maps_line_t;
+
+/* Scan /proc/<pid>/maps (pid 0: self) for a mapping: with `dev` NULL, the one that contains `addr`; else
+ * any one of inode `ino` on device `dev`, wherever it lies (a named segment may be mapped at another
+ * address in each process). Returns 1 and the line, 0 when there is none, -1 when the file cannot be
+ * read. */
+static int maps_find(pid_t pid, const void *addr, const char *dev, uint64_t ino, maps_line_t *out)
 {
-	char path[64], line[512];
-	unsigned long long start, end, offset, inode;
-	char perms[8], dev[16];
+	char path[64], line[512], perms[8];
+	unsigned long long offset;
+	maps_line_t m;
 	FILE *f;
 	int found = 0;
 
@@ -103,9 +111,10 @@ static int maps_find(pid_t pid, const void *addr, uint64_t *ino)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx %7s %llx %15s %llu", &start, &end, perms, &offset, dev, &inode) == 6
-		    && start == (unsigned long long)(uintptr_t)addr) {
-			*ino = (uint64_t)inode;
+		if (sscanf(line, "%llx-%llx %7s %llx %15s %llu", &m.start, &m.end, perms, &offset, m.dev, &m.inode) == 6
+		    && (dev ? (m.inode == ino && strcmp(m.dev, dev) == 0)
+		            : (m.start <= (unsigned long long)(uintptr_t)addr && (unsigned long long)(uintptr_t)addr < m.end))) {
+			*out = m;
 			found = 1;
 			break;
 		}
@@ -119,19 +128,25 @@ static int maps_find(pid_t pid, const void *addr, uint64_t *ino)
 
 uint64_t tbl_proc_mapping_ino(const void *addr)
 {
-	uint64_t ino = 0;
-	return maps_find(0, addr, &ino) == 1 ? ino : 0;
+	maps_line_t m;
+	return maps_find(0, addr, NULL, 0, &m) == 1 ? (uint64_t)m.inode : 0;
 }
 
 int tbl_proc_maps(pid_t pid, const void *addr, uint64_t ino)
 {
-	uint64_t found_ino = 0;
-	int r = maps_find(pid, addr, &found_ino);
+	maps_line_t self, m;
+	int r;
 
-	if (r < 0) {
+	/* The segment is the object (device and inode) this process maps at `addr`; `pid` maps it too when
+	 * any of its mappings shows that object, at whatever address. */
+	if (maps_find(0, addr, NULL, 0, &self) != 1) {
 		return -1;
 	}
-	return r == 1 && (ino == 0 || found_ino == ino);
+	if (ino != 0 && self.inode != ino) {
+		return -1;   /* `addr` is not the segment this process knows: cannot tell */
+	}
+	r = maps_find(pid, NULL, self.dev, self.inode, &m);
+	return r < 0 ? -1 : r;
 }
 
 pid_t tbl_proc_self(void)

@@ -226,6 +226,7 @@ struct tbl {
 	tbl_slot_t *handover;          /* between fork()'s prepare step and the child: the child's slot */
 	int handed_over;               /* forked while holding: tbl_release_holds looks for slots no child took */
 	uint64_t slot_retry_ms;        /* no free slot: don't scan for one again before then (monotonic ms) */
+	tbl_segment_info_t seg;        /* named or anonymous, same base or not (tbl_segment_info) */
 #define TBL_HANDOVER_GRACE_MS 1000u    /* a child adopts its slot right after fork(); later, it never will */
 	char errstr[256];
 };

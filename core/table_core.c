@@ -19,6 +19,7 @@
 #include "evict.h"
 #include "hash.h"
 #include "index.h"
+#include "crash.h"
 #include "proc.h"
 #include "sync.h"
 
@@ -91,12 +92,136 @@ static void bind_handle(tbl_t *t)
 	tbl_hasher_init(&t->hasher, &h->hash_key);
 }
 
-tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen)
+/* Fill in a zero-filled segment mapped at t->base from the plan. */
+static tbl_status_t init_segment(tbl_t *t, const tbl_config_t *cfg, const tbl_header_t *plan_in, uint64_t heap_off,
+                                 char *errbuf, size_t errlen)
 {
-	tbl_header_t plan, *h;
-	uint64_t heap_off;
+	tbl_header_t plan = *plan_in, *h = t->hdr;
 	tbl_status_t st;
 	uint32_t i;
+
+	/* The hash key comes first: a table that could not get one must not exist (its chains could be
+	 * flooded). Tests may fix it (cfg->hash_key) to make collisions reproducible. */
+	if (cfg->fixed_hash_key) {
+		plan.hash_key.k0 = cfg->hash_key[0];
+		plan.hash_key.k1 = cfg->hash_key[1];
+	} else if (tbl_os_random(&plan.hash_key, sizeof(plan.hash_key), errbuf, errlen) != 0) {
+		return TBL_ESYS;
+	}
+	memcpy(h, &plan, sizeof(plan));
+	h->magic = TBL_MAGIC;
+	h->layout_version = TBL_LAYOUT_VERSION;
+	h->segment_size = cfg->memory;
+	h->policy = (uint32_t)cfg->policy;
+	atomic_store(&h->epoch, 1);
+	atomic_store(&h->ns_created, 1);   /* id 0: the default namespace */
+	h->map_ino = tbl_proc_mapping_ino(t->base);
+	bind_handle(t);
+	for (i = 0; i < TBL_NLOCKS(h); i++) {
+		if ((st = tbl_lock_init(&t->locks[i], errbuf, errlen)) != TBL_OK) {
+			return st;
+		}
+	}
+	tbl_alloc_init(&h->alloc, t->base, heap_off, cfg->memory - heap_off);
+	atomic_store(&h->free_hint, h->alloc.free_bytes);
+	return TBL_OK;
+}
+
+/* An existing named segment's table header, checked before anything in it is believed. */
+static int header_sane(const tbl_header_t *h, uint64_t memory, uint64_t map_size)
+{
+	uint64_t nb = h->nbuckets;
+
+	return h->magic == TBL_MAGIC && h->layout_version == TBL_LAYOUT_VERSION && h->segment_size == memory
+	       && h->map_size == map_size && h->nstripes == TBL_NSTRIPES && h->nslots >= 1 && h->nslots <= 65535
+	       && h->policy <= TBL_POLICY_RANDOM && nb >= 1 && (nb & (nb - 1)) == 0
+	       && h->off_buckets + nb * sizeof(uint64_t) <= memory && h->off_slots >= memory
+	       && h->off_holds + (uint64_t)h->nslots * TBL_HOLD_MAX * sizeof(uint64_t) <= map_size
+	       && h->alloc.heap_end <= memory;
+}
+
+static tbl_status_t open_named(tbl_t *t, const tbl_config_t *cfg, const tbl_header_t *plan, uint64_t heap_off,
+                               char *errbuf, size_t errlen)
+{
+	tbl_shm_named_req_t req;
+	tbl_shm_named_res_t res;
+	tbl_status_t st;
+
+	if (!(t->shm_ops = tbl_shm_file_ops())) {
+		snprintf(errbuf, errlen, "named segments are not supported on this platform");
+		return TBL_EINVAL;
+	}
+	memset(&req, 0, sizeof(req));
+	req.path = cfg->segment_path;
+	req.mode = cfg->segment_mode;
+	req.recreate = cfg->segment_recreate;
+	req.move = cfg->segment_move;
+	req.layout_version = TBL_LAYOUT_VERSION;
+	req.app_version = cfg->app_version;
+	req.header_size = sizeof(tbl_header_t);
+	req.memory = cfg->memory;
+	req.map_size = plan->map_size;
+	/* The prefix and the table proper are reserved at once; the slots and their hold lists are touched
+	 * one process at a time. */
+	req.reserve = TBL_SEG_PREFIX_SIZE + plan->off_slots;
+	if ((st = t->shm_ops->open_named(&t->shm, &req, &res, errbuf, errlen)) != TBL_OK) {
+		return st;
+	}
+	t->base = t->shm.addr;
+	t->hdr = (tbl_header_t *)(void *)t->base;
+	if (res.created) {
+		if ((st = init_segment(t, cfg, plan, heap_off, errbuf, errlen)) != TBL_OK) {
+			t->shm_ops->detach(&t->shm);   /* unpublished: the next opener starts over */
+			return st;
+		}
+		t->hdr->map_ino = res.ino;
+		TBL_CRASH_POINT("segment.create.initialised");
+		t->shm_ops->publish(&t->shm);
+	} else {
+		if (!header_sane(t->hdr, res.memory, res.map_size)) {
+			snprintf(errbuf, errlen, "%s has a damaged table header; remove the file", cfg->segment_path);
+			t->shm_ops->detach(&t->shm);
+			return TBL_EINVAL;
+		}
+		bind_handle(t);
+	}
+	t->seg.named = 1;
+	t->seg.created = res.created;
+	t->seg.same_base = res.same_base;
+	t->seg.replaced = res.replaced;
+	t->seg.memory = res.memory;
+	t->seg.requested = cfg->memory;
+	t->seg.base_shift = (int64_t)((uint64_t)(uintptr_t)t->base - res.creator_base);
+	t->seg.created_at = res.created_at;
+	snprintf(t->seg.note, sizeof(t->seg.note), "%s", res.note);
+	return TBL_OK;
+}
+
+/* A process killed while claiming a slot (misc lock held) may have taken it without raising slots_hwm
+ * yet, and the reaper only looks below the mark. A claimer takes the lowest free slot, so such slots
+ * follow the mark one after another: raise it past them, and the reaper sees them. */
+static void slots_hwm_repair(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t hwm, top;
+
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return;
+	}
+	hwm = top = atomic_load(&h->slots_hwm);
+	while (top < h->nslots && atomic_load(&t->slots[top].pid) != 0) {
+		top++;
+	}
+	while (hwm < top && !atomic_compare_exchange_weak(&h->slots_hwm, &hwm, top)) {
+	}
+	tbl_misc_unlock(t);
+}
+
+tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen)
+{
+	tbl_header_t plan;
+	uint64_t heap_off;
+	tbl_status_t st;
 	tbl_t *t;
 
 	*out = NULL;
@@ -114,45 +239,44 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 		snprintf(errbuf, errlen, "calloc(%zu) failed", sizeof(*t));
 		return TBL_ESYS;
 	}
-	t->shm_ops = tbl_shm_default_ops();
-	if ((st = t->shm_ops->create(&t->shm, (size_t)plan.map_size, errbuf, errlen)) != TBL_OK) {
-		free(t);
-		return st;
-	}
-	t->base = t->shm.addr;
-	t->hdr = h = (tbl_header_t *)(void *)t->base;
 	t->hooks = cfg->hooks;
-	/* The hash key comes first: a table that could not get one must not exist (its chains could be
-	 * flooded). Tests may fix it (cfg->hash_key) to make collisions reproducible. */
-	if (cfg->fixed_hash_key) {
-		plan.hash_key.k0 = cfg->hash_key[0];
-		plan.hash_key.k1 = cfg->hash_key[1];
-	} else if (tbl_os_random(&plan.hash_key, sizeof(plan.hash_key), errbuf, errlen) != 0) {
-		t->shm_ops->detach(&t->shm);
-		free(t);
-		return TBL_ESYS;
-	}
-	memcpy(h, &plan, sizeof(plan));
-	h->magic = TBL_MAGIC;
-	h->layout_version = TBL_LAYOUT_VERSION;
-	h->segment_size = cfg->memory;
-	h->policy = (uint32_t)cfg->policy;
-	atomic_store(&h->epoch, 1);
-	atomic_store(&h->ns_created, 1);   /* id 0: the default namespace */
-	h->map_ino = tbl_proc_mapping_ino(t->base);
-	bind_handle(t);
-	for (i = 0; i < TBL_NLOCKS(h); i++) {
-		if ((st = tbl_lock_init(&t->locks[i], errbuf, errlen)) != TBL_OK) {
+	if (cfg->segment_path) {
+		if ((st = open_named(t, cfg, &plan, heap_off, errbuf, errlen)) != TBL_OK) {
+			free(t);
+			return st;
+		}
+	} else {
+		t->shm_ops = tbl_shm_default_ops();
+		if ((st = t->shm_ops->create(&t->shm, (size_t)plan.map_size, errbuf, errlen)) != TBL_OK) {
+			free(t);
+			return st;
+		}
+		t->base = t->shm.addr;
+		t->hdr = (tbl_header_t *)(void *)t->base;
+		if ((st = init_segment(t, cfg, &plan, heap_off, errbuf, errlen)) != TBL_OK) {
 			t->shm_ops->detach(&t->shm);
 			free(t);
 			return st;
 		}
+		t->seg.created = 1;
+		t->seg.same_base = 1;
+		t->seg.memory = t->seg.requested = cfg->memory;
 	}
-	tbl_alloc_init(&h->alloc, t->base, heap_off, cfg->memory - heap_off);
-	atomic_store(&h->free_hint, h->alloc.free_bytes);
 	tbl_epoch_track_fork(t);
+	if (t->seg.named && !t->seg.created) {
+		/* Recovery on attach: whoever had the segment mapped may have been killed, every one of them.
+		 * Their reader slots (pid + start time; the boot is the segment's) are released now, holds and
+		 * all; locks they held are repaired by their next taker, as always. */
+		slots_hwm_repair(t);
+		tbl_slots_reap(t, 0);
+	}
 	*out = t;
 	return TBL_OK;
+}
+
+void tbl_segment_info(const tbl_t *t, tbl_segment_info_t *out)
+{
+	*out = t->seg;
 }
 
 void tbl_detach(tbl_t *t)
@@ -469,6 +593,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 			continue;
 		}
 		out->slots_used++;
+		out->processes += !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER);
 		out->pins += atomic_load(&s->nholds) != 0;
 #define TBL_SUM(f) out->f += TBL_LOAD_RELAXED(&s->stats.f)
 		TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);

@@ -78,7 +78,27 @@ typedef struct tbl_config {
 	uint64_t hash_key[2];
 	uint32_t slots;            /* reader slots; 0 = TBL_NSLOTS_DEFAULT (4096). Tests set fewer */
 	uint32_t namespaces;       /* named namespaces at most; 0 = TBL_NS_NAMED_MAX. Tests set fewer */
+	/* A named segment (shm_file.c): the file every process that names it maps, whoever started it.
+	 * NULL: an anonymous segment, shared only with processes forked after tbl_create. */
+	const char *segment_path;
+	uint32_t segment_mode;     /* permission bits of a new file; 0 = 0600 */
+	int segment_recreate;      /* replace a segment of another version or size instead of failing / keeping it */
+	const char *app_version;   /* the embedding program's version, stored in a named segment and checked */
+	int segment_move;          /* tests only: map an existing named segment away from its creator's base */
 } tbl_config_t;
+
+/* How this process's handle came to its segment. */
+typedef struct tbl_segment_info {
+	int named;                 /* 0: anonymous */
+	int created;               /* this process made the segment (named: it initialised the file) */
+	int same_base;             /* mapped at the creator's address: zero-copy pointers are valid here */
+	int replaced;              /* TBL_SEG_* of shm.h: why an existing file was replaced, 0 when not */
+	uint64_t memory;           /* the segment's size (an existing named one keeps its own) */
+	uint64_t requested;        /* the size asked for (tbl_config_t.memory) */
+	int64_t base_shift;        /* this process's base minus the creator's (0 when same_base) */
+	uint64_t created_at;       /* named: unix seconds the segment was created, whoever made it; 0 anonymous */
+	char note[192];            /* what `replaced` means, in words */
+} tbl_segment_info_t;
 
 typedef struct tbl tbl_t;
 
@@ -124,6 +144,13 @@ static inline int64_t tbl_view_long(const tbl_view_t *v)
 /* Create the segment and map it. On failure returns TBL_ESYS/TBL_EINVAL and writes a message that names
  * the failing call into errbuf. */
 tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size_t errlen);
+/* With cfg->segment_path: open the named segment there, creating it when missing (exactly one of several
+ * processes racing initialises it, the others wait and attach), and attach to it after releasing the
+ * reader slots of processes that died. Refuses a symlink, a file of another owner, and (TBL_EINVAL) a
+ * segment of another layout or version unless cfg->segment_recreate. An existing segment of another size
+ * is attached at its own size (tbl_segment_info says so), or replaced with cfg->segment_recreate. One from
+ * a previous boot is replaced. */
+void tbl_segment_info(const tbl_t *t, tbl_segment_info_t *out);
 /* Release this process's slot (folding its stats) and unmap. Safe in any process. */
 void tbl_destroy(tbl_t *t);
 /* Release this process's slot without unmapping (call at process/module shutdown in every process). */
@@ -253,6 +280,7 @@ typedef struct tbl_stats {
 	uint64_t evicted_bytes;             /* block bytes of the live entries evicted to make room, in all */
 	uint64_t evict_runs;                /* evictions of a run of neighbouring blocks (one per write that evicted) */
 	uint64_t slots_total, slots_used;
+	uint64_t processes;                 /* live processes attached (slots in use, fork handovers aside) */
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
 	uint64_t gc_runs;                   /* tbl_gc passes (leak recovery after a dead writer) */
 	uint64_t buckets, stripes;

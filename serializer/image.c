@@ -306,10 +306,18 @@ static void copy_array(const zend_array *src, zval *dst)
 	ht->nNextFreeElement = src->nNextFreeElement;
 }
 
+static void copy_array_moved(const zend_array *src, ptrdiff_t delta, zval *dst);
+
+ptrdiff_t php_table_image_shift;
+
 zend_result php_table_image_copy(const void *image, uint32_t len, zval *out)
 {
 	(void)len;
-	copy_array((const zend_array *)image, out);
+	if (UNEXPECTED(php_table_image_shift != 0)) {
+		copy_array_moved((const zend_array *)image, php_table_image_shift, out);
+	} else {
+		copy_array((const zend_array *)image, out);
+	}
 	return SUCCESS;
 }
 

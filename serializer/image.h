@@ -39,7 +39,12 @@ static zend_always_inline void php_table_image_zval(const void *image, zval *out
 	Z_TYPE_INFO_P(out) = IS_ARRAY;
 }
 
-/* A process-local deep copy of an image (for reads that do not hold the entry). */
+/* This process's segment base minus the address its images were written for (its creator's): not 0
+ * only for a named segment mapped elsewhere, where images are copied out, never handed out. */
+extern ptrdiff_t php_table_image_shift;
+
+/* A process-local deep copy of an image (for reads that do not hold the entry), relocated by
+ * php_table_image_shift. */
 zend_result php_table_image_copy(const void *image, uint32_t len, zval *out);
 /* The same, from a copy of an image's bytes made elsewhere (`copy`), whose pointers still name the place
  * it was copied from (`orig`). */

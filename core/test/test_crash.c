@@ -857,6 +857,114 @@ static int run_scenario(const char *point, unsigned pass, int discover)
 	return WEXITSTATUS(status);
 }
 
+/* ---- named segments: first creation and replacement ---------------------------------------------- */
+
+static char named_dir[128], named_path[192];
+
+static tbl_t *named_open(const char *version, int recreate)
+{
+	tbl_config_t cfg;
+	char err[256];
+	tbl_t *t = NULL;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = 1 * MB;
+	cfg.policy = TBL_POLICY_NOEVICTION;
+	cfg.segment_path = named_path;
+	cfg.app_version = version;
+	cfg.segment_recreate = recreate;
+	if (tbl_create(&t, &cfg, err, sizeof(err)) != TBL_OK) {
+		fprintf(stderr, "  open %s (%s): %s\n", named_path, version, err);
+		return NULL;
+	}
+	return t;
+}
+
+/* The victim makes a named segment, writes, leaves, then replaces it by one of another version (as
+ * table.segment_recreate=1 does) and writes again; it is killed at any point of that. Whatever it left,
+ * the next process to open the name (waiting for no lock the dead victim held) gets a working table that
+ * tbl_check finds consistent, and the victim's reader slot is released on attach. */
+static void named_scenario(const char *point, unsigned pass, int discover)
+{
+	int status, rc = SC_OK;
+	tbl_stats_t s;
+	pid_t vpid;
+	tbl_t *t;
+
+	alarm(SCENARIO_BOUND_S);
+	unlink(named_path);
+	if ((vpid = fork()) == 0) {
+		crash_record(discover);
+		crash_kill_at(point, pass);
+		if (!(t = named_open("v1", 0)) || fixture_set(t, TBL_NS_DEFAULT, "k", "v1", 0) != TBL_OK) {
+			_exit(SC_VICTIM);
+		}
+		tbl_destroy(t);
+		if (!(t = named_open("v2", 1)) || fixture_set(t, TBL_NS_DEFAULT, "k", "v2", 0) != TBL_OK) {
+			_exit(SC_VICTIM);
+		}
+		(void)tbl_read_begin(t);   /* and dies inside a read section, slot and all */
+		_exit(0);
+	}
+	waitpid(vpid, &status, 0);
+	if (discover || !point) {
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "  the named workload itself failed (status 0x%x)\n", status);
+			rc = SC_VICTIM;
+		}
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		rc = SC_NOT_REACHED;
+	} else if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
+		fprintf(stderr, "  the named victim did not die at the point (status 0x%x)\n", status);
+		rc = SC_VICTIM;
+	}
+	if (!(t = named_open("v2", 1))) {
+		_exit(SC_CHECK);
+	}
+	for (int i = 0; i < 200; i++) {
+		char key[32], buf[32];
+		snprintf(key, sizeof(key), "after%d", i);
+		if (fixture_set(t, TBL_NS_DEFAULT, key, key, 0) != TBL_OK
+		    || fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf)) != TBL_OK || strcmp(buf, key) != 0) {
+			fprintf(stderr, "  the named table does not work after the kill (%s)\n", key);
+			_exit(SC_CHECK);
+		}
+	}
+	{
+		char err[512];
+		if (tbl_check(t, err, sizeof(err)) != 0) {
+			fprintf(stderr, "  tbl_check after the kill: %s\n", err);
+			_exit(SC_CHECK);
+		}
+	}
+	tbl_get_stats(t, &s);
+	if (s.processes != 1) {
+		fprintf(stderr, "  %llu processes attached after the kill, expected 1\n", (unsigned long long)s.processes);
+		_exit(SC_CHECK);
+	}
+	tbl_destroy(t);
+	_exit(rc);
+}
+
+static int run_named_scenario(const char *point, unsigned pass, int discover)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		named_scenario(point, pass, discover);
+	}
+	if (waitpid(pid, &status, 0) != pid) {
+		return -1;
+	}
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "  named scenario process killed by signal %d%s\n", WTERMSIG(status),
+		        WTERMSIG(status) == SIGALRM ? " (hung: a call did not return)" : "");
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
 TBL_TEST(test_workload_passes_without_a_crash)
 {
 	policy = TBL_POLICY_NOEVICTION;
@@ -868,7 +976,7 @@ TBL_TEST(test_workload_passes_without_a_crash)
 TBL_TEST(test_killed_at_every_crash_point)
 {
 	static crash_tally_t sum;
-	int noevict, lru;
+	int noevict, lru, named;
 
 	memset(&sum, 0, sizeof(sum));
 	policy = TBL_POLICY_NOEVICTION;
@@ -876,6 +984,18 @@ TBL_TEST(test_killed_at_every_crash_point)
 	policy = TBL_POLICY_LRU;
 	lru = crash_kill_everywhere("lru", run_scenario, &sum);
 	REQUIRE(noevict > 0 && lru > 0);
+	/* Named segments: their creation and replacement steps (and the slot and write steps they pass). */
+	snprintf(named_dir, sizeof(named_dir), "/dev/shm/tbl-crash-XXXXXX");
+	if (!mkdtemp(named_dir)) {
+		snprintf(named_dir, sizeof(named_dir), "/tmp/tbl-crash-XXXXXX");
+		REQUIRE(mkdtemp(named_dir) != NULL);
+	}
+	snprintf(named_path, sizeof(named_path), "%s/php-table.crash", named_dir);
+	named = crash_kill_everywhere("named", run_named_scenario, &sum);
+	unlink(named_path);
+	rmdir(named_dir);
+	REQUIRE(named > 0);
+	printf("crash points passed by the named-segment workload: %d\n", named);
 	printf("crash points: %u distinct (%d passed by the noeviction workload, %d by the lru one), "
 	       "%u kills, %u survived, %u not reached, %u failed\n", sum.nnames, noevict, lru, sum.kills,
 	       sum.kills - sum.not_reached - sum.failed, sum.not_reached, sum.failed);

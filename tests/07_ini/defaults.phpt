@@ -6,7 +6,8 @@ if (ini_get('table.zero_copy') !== 'auto') die('skip the suite runs with table.z
 --FILE--
 <?php
 foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias',
-          'table.zero_copy', 'table.zero_copy_budget'] as $name) {
+          'table.zero_copy', 'table.zero_copy_budget', 'table.segment', 'table.segment_dir', 'table.segment_mode',
+          'table.segment_recreate'] as $name) {
     echo $name, ' = ', var_export(ini_get($name), true), "\n";
 }
 var_dump(ini_set('table.memory', '128M'), ini_get('table.memory'));
@@ -28,6 +29,10 @@ table.serializer = 'php'
 table.relay_alias = '0'
 table.zero_copy = 'auto'
 table.zero_copy_budget = ''
+table.segment = ''
+table.segment_dir = '/dev/shm'
+table.segment_mode = '0600'
+table.segment_recreate = '0'
 bool(false)
 string(3) "64M"
 bool(false)
@@ -41,6 +46,10 @@ table.enabled: access system
 table.eviction_policy: access system
 table.memory: access system
 table.relay_alias: access system
+table.segment: access system
+table.segment_dir: access system
+table.segment_mode: access system
+table.segment_recreate: access system
 table.serializer: access system
 table.zero_copy: access system
 table.zero_copy_budget: access system

@@ -24,7 +24,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(7) {
+array(11) {
   [0]=>
   string(13) "table.enabled"
   [1]=>
@@ -34,10 +34,18 @@ array(7) {
   [3]=>
   string(17) "table.relay_alias"
   [4]=>
-  string(16) "table.serializer"
+  string(13) "table.segment"
   [5]=>
-  string(15) "table.zero_copy"
+  string(17) "table.segment_dir"
   [6]=>
+  string(18) "table.segment_mode"
+  [7]=>
+  string(22) "table.segment_recreate"
+  [8]=>
+  string(16) "table.serializer"
+  [9]=>
+  string(15) "table.zero_copy"
+  [10]=>
   string(22) "table.zero_copy_budget"
 }
 bool(true)
