@@ -234,9 +234,14 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	}
 	n = atomic_load_explicit(&s->nholds, memory_order_relaxed);
 	e = tbl_entry_at(t, off);
-	if (n >= TBL_HOLD_MAX
-	    || (atomic_load_explicit(&e->holds, memory_order_relaxed) == 0
-	        && atomic_load_explicit(&h->held_bytes, memory_order_relaxed) + e->bytes > budget)) {
+	if (n >= TBL_HOLD_MAX) {
+		return TBL_ENOMEM;
+	}
+	if (atomic_load_explicit(&e->holds, memory_order_relaxed) == 0
+	    && atomic_load_explicit(&h->held_bytes, memory_order_relaxed) + e->bytes > budget
+	    /* Dead holders may be what fills the budget (checked at most every 200 ms). */
+	    && (tbl_holders_check(t, 0) == 0
+	        || atomic_load_explicit(&h->held_bytes, memory_order_relaxed) + e->bytes > budget)) {
 		return TBL_ENOMEM;
 	}
 	list = tbl_slot_holds(t, s);
@@ -359,9 +364,10 @@ static int owner_gone(tbl_t *t, tbl_slot_t *s, int32_t pid, int check_map)
 	return check_map && tbl_proc_maps((pid_t)pid, t->base, t->hdr->map_ino) == 0;
 }
 
-/* Release the slots of holders that died or exec'd (takes the misc lock). Handover slots still owned by
- * a live parent are its business (tbl_release_holds). */
-static unsigned holders_reap(tbl_t *t)
+/* Release the slots of holders that died (and, with `maps`, that exec'd: that reads /proc/<pid>/maps)
+ * (takes the misc lock). With `all`, slots without holds whose owner died are released too. Handover
+ * slots still owned by a live parent are its business (tbl_release_holds). */
+static unsigned holders_reap(tbl_t *t, int maps, int all)
 {
 	tbl_header_t *h = t->hdr;
 	uint32_t i, hwm = atomic_load(&h->slots_hwm);
@@ -373,17 +379,47 @@ static unsigned holders_reap(tbl_t *t)
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
 		int32_t pid = atomic_load(&s->pid);
+		int holding;
 
-		if (pid == 0 || s == t->slot || atomic_load(&s->nholds) == 0) {
+		if (pid == 0 || s == t->slot) {
 			continue;
 		}
-		if (owner_gone(t, s, pid, !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER))) {
+		holding = atomic_load(&s->nholds) != 0;
+		if (!holding && !all) {
+			continue;
+		}
+		if (owner_gone(t, s, pid, maps && holding && !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER))) {
 			slot_free_locked(t, s);
 			reaped++;
 		}
 	}
 	tbl_misc_unlock(t);
 	return reaped;
+}
+
+unsigned tbl_slots_reap_gone(tbl_t *t)
+{
+	return holders_reap(t, 1, 1);
+}
+
+unsigned tbl_holders_check(tbl_t *t, int force)
+{
+	tbl_header_t *h = t->hdr;
+	uint64_t now, last;
+	int periodic;
+
+	if (!atomic_load_explicit(&h->held_entries, memory_order_relaxed) && !__atomic_load_n(&h->held_head, __ATOMIC_RELAXED)) {
+		return 0;   /* nobody holds anything */
+	}
+	now = tbl_clock_monotonic_ms();
+	last = __atomic_load_n(&h->holds_reap_ms, __ATOMIC_RELAXED);
+	/* One process per period does the full check (the maps too); the others skip it. */
+	periodic = now - last >= TBL_HOLDS_REAP_MS
+	           && __atomic_compare_exchange_n(&h->holds_reap_ms, &last, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	if (!periodic && !force) {
+		return 0;
+	}
+	return holders_reap(t, periodic || force > 1, 0);
 }
 
 unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
@@ -603,14 +639,9 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 	uint64_t freed, min;
 
 	h->retires_since_reclaim = 0;
-	if (h->held_head) {
-		uint64_t now = tbl_clock_monotonic_ms();
-
-		if (reap || now - h->holds_reap_ms >= TBL_HOLDS_REAP_MS) {
-			h->holds_reap_ms = now;
-			holders_reap(t);
-		}
-	}
+	/* Entries held by dead holders, live or retired, would stay held for good: look for those holders
+	 * whenever anything is held (at most every 200 ms, or now when asked to reap). */
+	tbl_holders_check(t, reap ? 2 : 0);
 	freed = held_sweep_locked(t);
 	if (!h->retire_head) {
 		return freed;

@@ -585,7 +585,7 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 {
 	tbl_header_t *h = t->hdr;
 	uint64_t deadline = 0;
-	int expired_tried = 0, reaped = 0, reap_now = 0, waited_out = 0;
+	int expired_tried = 0, reaped = 0, reap_now = 0, waited_out = 0, holders_checked = 0;
 	unsigned windows = 0, unlucky = 0;
 
 	if (!t->rng) {
@@ -637,7 +637,15 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 			}
 			if (r == EV_NONE && pending == 0) {
 				/* No sampled window could grow to the size: barriers (retired or held blocks) hemmed
-				 * in every seed. Other seeds may do better; after a few samples, it cannot fit. */
+				 * in every seed. Held ones may be held by processes that died: release their holds
+				 * (once per write), which makes those entries evictable. Other seeds may do better;
+				 * after a few samples, it cannot fit. */
+				if (!holders_checked) {
+					holders_checked = 1;
+					if (tbl_holders_check(t, 1) > 0) {
+						continue;
+					}
+				}
 				if (++unlucky < TBL_EVICT_RESAMPLES) {
 					continue;
 				}

@@ -94,6 +94,9 @@ static uint64_t gc_run(tbl_t *t, int if_needed)
 	TBL_CRASH_POINT("gc.locked");
 	atomic_store(&h->gc_needed, 0);
 	atomic_fetch_add(&h->gc_runs, 1);
+	/* Processes die together: the writer that died may not be alone. Give back the slots (and holds) of
+	 * every dead process, so that what they held is collected like the rest. */
+	tbl_slots_reap_gone(t);
 	for (b = 0; b < h->nbuckets; b++) {
 		for (off = atomic_load(&t->buckets[b]); off; off = atomic_load(&tbl_entry_at(t, off)->next)) {
 			mark(&g, off);
