@@ -209,6 +209,21 @@ static void hold_set_clear(tbl_t *t)
 	}
 }
 
+/* Add `bytes` to held_bytes unless that passes `budget`: one compare-and-swap, so that processes holding
+ * at once can never pass it together (a check followed by an add let two through). */
+static int held_reserve(tbl_header_t *h, uint64_t bytes, uint64_t budget)
+{
+	uint64_t cur = atomic_load_explicit(&h->held_bytes, memory_order_relaxed);
+
+	do {
+		if (bytes > budget || cur > budget - bytes) {
+			return 0;
+		}
+	} while (!atomic_compare_exchange_weak_explicit(&h->held_bytes, &cur, cur + bytes, memory_order_relaxed,
+	                                                memory_order_relaxed));
+	return 1;
+}
+
 tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 {
 	tbl_header_t *h = t->hdr;
@@ -216,8 +231,9 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	_Atomic uint64_t *list;
 	uint64_t off = v->entry, *cell;
 	tbl_entry_t *e;
-	uint32_t n;
-	uint16_t old;
+	uint32_t n, bytes;
+	uint16_t cur;
+	int reserved = 0, checked = 0;
 
 	if (!s || !off || (off & 15u)) {
 		return TBL_ENOMEM;
@@ -233,31 +249,54 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 		return TBL_OK;   /* held already, by this process */
 	}
 	n = atomic_load_explicit(&s->nholds, memory_order_relaxed);
-	e = tbl_entry_at(t, off);
 	if (n >= TBL_HOLD_MAX) {
 		return TBL_ENOMEM;
 	}
-	if (atomic_load_explicit(&e->holds, memory_order_relaxed) == 0
-	    && atomic_load_explicit(&h->held_bytes, memory_order_relaxed) + e->bytes > budget
-	    /* Dead holders may be what fills the budget (checked at most every 200 ms). */
-	    && (tbl_holders_check(t, 0) == 0
-	        || atomic_load_explicit(&h->held_bytes, memory_order_relaxed) + e->bytes > budget)) {
-		return TBL_ENOMEM;
-	}
+	e = tbl_entry_at(t, off);
+	bytes = e->bytes;
 	list = tbl_slot_holds(t, s);
 	atomic_store_explicit(&list[n], off | TBL_HOLD_PENDING, memory_order_relaxed);
 	atomic_store_explicit(&s->nholds, n + 1, memory_order_release);
 	TBL_CRASH_POINT("epoch.hold.take.recorded");
-	old = atomic_fetch_add_explicit(&e->holds, 1, memory_order_acq_rel);
-	if (TBL_UNLIKELY(old >= TBL_HOLDS_PER_ENTRY_MAX)) {
-		atomic_fetch_sub_explicit(&e->holds, 1, memory_order_acq_rel);
+	/* The count goes 0 -> 1 only together with the entry's bytes in held_bytes, reserved first within
+	 * the budget; a reservation that turns out not to be needed (someone else held it first) is given
+	 * back. Between a release's 1 -> 0 and its subtraction a new first holder may count the entry a
+	 * second time for a moment: held_bytes may over-count, never pass the budget. */
+	cur = atomic_load_explicit(&e->holds, memory_order_relaxed);
+	for (;;) {
+		if (TBL_UNLIKELY(cur >= TBL_HOLDS_PER_ENTRY_MAX)) {
+			break;
+		}
+		if (cur == 0 && !reserved) {
+			if (!held_reserve(h, bytes, budget)) {
+				/* Dead holders may be what fills the budget (checked at most every 200 ms). */
+				if (!checked && (checked = 1, tbl_holders_check(t, 0) > 0)) {
+					cur = atomic_load_explicit(&e->holds, memory_order_relaxed);
+					continue;
+				}
+				break;
+			}
+			reserved = 1;
+			TBL_CRASH_POINT("epoch.hold.take.reserved");
+		}
+		if (atomic_compare_exchange_weak_explicit(&e->holds, &cur, (uint16_t)(cur + 1), memory_order_acq_rel,
+		                                          memory_order_relaxed)) {
+			break;
+		}
+	}
+	if (TBL_UNLIKELY(cur >= TBL_HOLDS_PER_ENTRY_MAX || (cur == 0 && !reserved))) {
+		/* Refused: at the count's ceiling, or past the budget. */
+		if (reserved) {
+			atomic_fetch_sub_explicit(&h->held_bytes, bytes, memory_order_relaxed);
+		}
 		TBL_CRASH_POINT("epoch.hold.take.undone");
 		atomic_store_explicit(&s->nholds, n, memory_order_release);
 		return TBL_ENOMEM;
 	}
-	if (old == 0) {
-		atomic_fetch_add_explicit(&h->held_bytes, e->bytes, memory_order_relaxed);
+	if (cur == 0) {
 		atomic_fetch_add_explicit(&h->held_entries, 1, memory_order_relaxed);
+	} else if (reserved) {
+		atomic_fetch_sub_explicit(&h->held_bytes, bytes, memory_order_relaxed);   /* counted already */
 	}
 	TBL_CRASH_POINT("epoch.hold.take.counted");
 	atomic_store_explicit(&list[n], off, memory_order_release);
@@ -303,8 +342,14 @@ uint64_t tbl_held_retired_bytes_locked(tbl_t *t)
 {
 	uint64_t off, bytes = 0, n = 0, max = t->hdr->alloc.used_blocks;
 
+	/* The held list, and the held entries still in the retire queue (waiting for readers' epochs). */
 	for (off = t->hdr->held_head; off && n <= max; off = tbl_entry_at(t, off)->retire_next, n++) {
 		bytes += tbl_entry_at(t, off)->bytes;
+	}
+	for (off = t->hdr->retire_head; off && n <= max; off = tbl_entry_at(t, off)->retire_next, n++) {
+		if (atomic_load_explicit(&tbl_entry_at(t, off)->holds, memory_order_relaxed) != 0) {
+			bytes += tbl_entry_at(t, off)->bytes;
+		}
 	}
 	return bytes;
 }

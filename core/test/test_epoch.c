@@ -112,6 +112,8 @@ TBL_TEST(test_killed_processes_slots_are_reaped)
 }
 
 
+static void set_sized(tbl_t *t, const char *key, size_t len, tbl_status_t expect);
+
 static tbl_stats_t stats(tbl_t *t)
 {
 	tbl_stats_t st;
@@ -184,6 +186,78 @@ TBL_TEST(test_hold_budget)
 	CHECK(hold(t, "a", &v, 0) == TBL_OK);                 /* held already: nothing more to hold */
 	CHECK_EQ_U64(stats(t).held_bytes, v.size);
 	tbl_release_holds(t);
+	CHECK_EQ_U64(stats(t).held_bytes, 0);
+	tbl_destroy(t);
+}
+
+/* A replaced entry that is still held counts in held_retired_bytes from the moment it is retired, also
+ * while it waits in the retire queue (before reclamation moved it to the held list). */
+TBL_TEST(test_held_retired_bytes_count_the_retire_queue)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	tbl_view_t v;
+
+	REQUIRE(t != NULL);
+	CHECK(fixture_set(t, 0, "k", "old", 0) == TBL_OK);
+	REQUIRE(hold(t, "k", &v, UINT64_MAX) == TBL_OK);
+	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);   /* retires "old": queued, not reclaimed yet */
+	CHECK_EQ_U64(retired(t), 1);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, v.size);
+	CHECK_EQ_U64(stats(t).held_bytes, v.size);
+	reclaim(t);                                           /* now on the held list: still counted once */
+	CHECK_EQ_U64(stats(t).held_retired_bytes, v.size);
+	tbl_release_holds(t);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+/* The budget is taken in one atomic step: processes that hold different entries at once, each of the
+ * whole budget's size, never make held_bytes pass it (checking first and adding after let two through). */
+TBL_TEST(test_hold_budget_is_never_exceeded)
+{
+	tbl_t *t = fixture_open(8 * MB, TBL_POLICY_LRU);
+	enum { NPROC = 6, ROUNDS = 200000 };
+	int go[2], i, status, over = 0;
+	uint64_t budget;
+	pid_t pids[NPROC];
+	tbl_view_t v;
+
+	REQUIRE(t != NULL);
+	REQUIRE(pipe(go) == 0);
+	for (i = 0; i < NPROC; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "k%d", i);
+		set_sized(t, key, 1000, TBL_OK);
+	}
+	REQUIRE(hold(t, "k0", &v, UINT64_MAX) == TBL_OK);
+	budget = v.size;                                      /* room for exactly one of them */
+	tbl_release_holds(t);
+	for (i = 0; i < NPROC; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			char key[32], c;
+			int r, bad = 0;
+			snprintf(key, sizeof(key), "k%d", i);
+			close(go[1]);
+			(void)!read(go[0], &c, 1);                    /* EOF once the parent closed its end */
+			for (r = 0; r < ROUNDS; r++) {
+				tbl_view_t w;
+				if (hold(t, key, &w, budget) == TBL_OK) {
+					bad |= atomic_load(&t->hdr->held_bytes) > budget;
+					tbl_release_holds(t);
+				}
+			}
+			_exit(bad);
+		}
+	}
+	close(go[0]);
+	close(go[1]);                                         /* all start together */
+	for (i = 0; i < NPROC; i++) {
+		CHECK(waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status));
+		over += WEXITSTATUS(status) != 0;
+	}
+	CHECK_EQ_U64(over, 0);
 	CHECK_EQ_U64(stats(t).held_bytes, 0);
 	tbl_destroy(t);
 }
@@ -268,18 +342,19 @@ TBL_TEST(test_holds_are_handed_over_across_fork)
 static void holder_gone(int exec_instead)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
-	int ready[2], status;
+	int ready[2], go[2], status;
 	char c;
 	pid_t pid;
 
 	REQUIRE(t != NULL);
-	REQUIRE(pipe(ready) == 0);
+	REQUIRE(pipe(ready) == 0 && pipe(go) == 0);
 	CHECK(fixture_set(t, 0, "k", "old", 0) == TBL_OK);
 	pid = fork();
 	if (pid == 0) {
 		tbl_view_t v;
 		hold(t, "k", &v, UINT64_MAX);
 		(void)!write(ready[1], "p", 1);
+		(void)!read(go[0], &c, 1);   /* stats() would release the holds of a program already exec'd */
 		if (exec_instead) {
 			execl("/bin/sleep", "sleep", "60", (char *)NULL);
 		}
@@ -291,6 +366,7 @@ static void holder_gone(int exec_instead)
 	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);
 	reclaim(t);
 	CHECK(stats(t).held_retired_bytes > 0);
+	CHECK(write(go[1], "g", 1) == 1);
 	if (exec_instead) {
 		/* Wait until the child runs the other program (its maps no longer show the segment). */
 		char path[64], exe[256];
@@ -535,6 +611,8 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_killed_processes_slots_are_reaped),
 	TBL_TEST_ENTRY(test_hold_keeps_only_the_held_entry),
 	TBL_TEST_ENTRY(test_hold_budget),
+	TBL_TEST_ENTRY(test_held_retired_bytes_count_the_retire_queue),
+	TBL_TEST_ENTRY(test_hold_budget_is_never_exceeded),
 	TBL_TEST_ENTRY(test_full_table_takes_writes_beside_holds),
 	TBL_TEST_ENTRY(test_holds_are_handed_over_across_fork),
 	TBL_TEST_ENTRY(test_killed_holder_is_reaped),
