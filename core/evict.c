@@ -495,17 +495,21 @@ static unsigned sample_seeds(tbl_t *t, uint64_t *seeds, unsigned max)
 	return n;
 }
 
-/* A block fresh from the allocator (lock held): mark it not retired, which classify() relies on. */
-/* A block just allocated (allocator lock held): not retired, and held by nobody. Both fields must read
- * so before the writer builds the entry: a writer killed before it wrote them leaves a leak the GC
- * retires, and a stale holds count from the block's old bytes would keep it on the held list forever. */
+/* A block just allocated (allocator lock held): not retired (classify() relies on it), and held by
+ * nobody. Only then is the allocator's fresh mark cleared: a writer killed before that leaves a block the
+ * GC knows was never initialised (its old bytes could hold any hold count, which would keep it on the
+ * held list forever); one killed after leaves an entry whose fields the GC and reclamation can read. */
 static uint64_t entry_block(tbl_t *t, uint64_t off)
 {
 	if (off) {
 		tbl_entry_t *e = tbl_entry_at(t, off);
 
+		TBL_CRASH_POINT("evict.block.allocated");
 		e->retire_epoch = 0;
 		atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
+		TBL_CRASH_POINT("evict.block.cleared");
+		atomic_signal_fence(memory_order_seq_cst);
+		tbl_alloc_settle(t->base, off);
 	}
 	return off;
 }

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "epoch.h"
+#include "gc.h"
 #include "sync.h"
 #include "table_fixture.h"
 
@@ -525,6 +526,47 @@ TBL_TEST(test_killed_holders_of_live_entries_are_released_by_eviction)
 	tbl_destroy(t);
 }
 
+/* A writer killed between tbl_alloc() handing it a block and its writing the entry's header leaves a
+ * block full of whatever was there before (here: 0xFF everywhere, so a hold count of 65535). Recovery
+ * trusts the allocator's header (the block was never initialised), not those bytes: the GC retires the
+ * block, reclamation frees it, and nothing is left on the held list (no process ever held anything). */
+TBL_TEST(test_block_of_a_writer_killed_before_its_header_is_freed)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	tbl_stats_t before, after;
+	int status;
+	pid_t pid;
+
+	REQUIRE(t != NULL);
+	CHECK(fixture_set(t, 0, "k", "v", 0) == TBL_OK);
+	before = stats(t);
+	pid = fork();
+	if (pid == 0) {
+		uint64_t off;
+		if (tbl_alloc_lock(t) != TBL_OK) {
+			_exit(1);
+		}
+		off = tbl_alloc(&t->hdr->alloc, t->base, 100000);
+		memset(t->base + off, 0xFF, 100000);   /* the bytes a writer had not written yet */
+		raise(SIGKILL);
+		_exit(2);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status));
+	CHECK(fixture_set(t, 0, "k", "w", 0) == TBL_OK);   /* repairs the allocator lock: gc_needed */
+	tbl_gc_if_needed(t);
+	CHECK_EQ_U64(stats(t).gc_runs, 1);
+	reclaim(t);
+	reclaim(t);
+	after = stats(t);
+	CHECK_EQ_U64(t->hdr->held_head, 0);
+	CHECK_EQ_U64(after.held_retired_bytes, 0);
+	CHECK_EQ_U64(after.retired_bytes, 0);
+	CHECK_EQ_U64(after.used_bytes, before.used_bytes);
+	CHECK_EQ_U64(after.free_bytes, before.free_bytes);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 /* Slots do not depend on table.memory: 300 live processes all get one at 1 MiB. */
 TBL_TEST(test_300_processes_at_1m)
 {
@@ -619,6 +661,7 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_holder_that_execs_is_reaped),
 	TBL_TEST_ENTRY(test_killed_holders_of_live_entries_are_released_by_stats),
 	TBL_TEST_ENTRY(test_killed_holders_of_live_entries_are_released_by_eviction),
+	TBL_TEST_ENTRY(test_block_of_a_writer_killed_before_its_header_is_freed),
 	TBL_TEST_ENTRY(test_300_processes_at_1m),
 };
 
