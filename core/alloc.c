@@ -15,9 +15,10 @@
  *     +-------------------+-------------------+-----------------------------------------+
  *     <------------------------------------ size ------------------------------------->
  *
- *   head       Block size including the header, low 4 bits are flags; only bit 0 (USED) is defined.
- *              This is the only word rebuild trusts, and every change of the heap's shape is a single
- *              store to one head word.
+ *   head       Block size including the header, low 4 bits are flags: bit 0 USED, bit 1 FRESH (used,
+ *              handed out by tbl_alloc and not yet initialised by its caller, who clears it with
+ *              tbl_alloc_settle once the fields recovery reads are written). This is the only word
+ *              rebuild trusts, and every change of the heap's shape is a single store to one head word.
  *   prev_size  Boundary tag for backward coalescing. Because the header is never part of a payload it
  *              costs nothing to keep it exact for every block (not only below free blocks), so tbl_free
  *              can double-check it (the block at h - prev_size must have head == prev_size, i.e. be
@@ -70,6 +71,7 @@
  * heap) and base 16-aligned. The single-store argument needs a 64-bit target.
  */
 #include "alloc.h"
+#include "crash.h"
 #include "platform.h"
 
 #include <stdarg.h>
@@ -80,6 +82,7 @@ _Static_assert(TBL_ALLOC_NBINS == 64, "bin_map is one 64-bit word");
 _Static_assert(TBL_ALLOC_HDR == 16 && TBL_ALLOC_ALIGN == 16, "the block layout assumes 16/16");
 
 #define BLK_USED      ((uint64_t)1)
+#define BLK_FRESH     ((uint64_t)2)           /* with USED: its caller has not initialised it yet */
 #define BLK_FLAGS     ((uint64_t)TBL_ALLOC_ALIGN - 1)
 #define BLK_MIN       ((uint64_t)32)          /* header + two list links */
 
@@ -219,7 +222,9 @@ static uint64_t blk_take(tbl_alloc_t *a, void *base, uint64_t h, unsigned i, uin
 
 	if (rest < BLK_MIN) {
 		bin_unlink(a, base, b, i);
-		blk_store_head(b, size | BLK_USED);
+		TBL_CRASH_POINT("alloc.take.unlisted");
+		blk_store_head(b, size | BLK_USED | BLK_FRESH);
+		TBL_CRASH_POINT("alloc.take.used");
 		need = size;
 		used_h = h;
 	} else {
@@ -227,16 +232,19 @@ static uint64_t blk_take(tbl_alloc_t *a, void *base, uint64_t h, unsigned i, uin
 		unsigned ri = bin_of(rest);
 
 		tail->prev_size = rest;
-		tail->head = need | BLK_USED;
+		tail->head = need | BLK_USED | BLK_FRESH;
 		if (ri != i)
 			bin_unlink(a, base, b, i);
+		TBL_CRASH_POINT("alloc.split.tail_written");
 		blk_store_head(b, rest);
+		TBL_CRASH_POINT("alloc.split.shrunk");
 		if (ri != i)
 			bin_push(a, base, h, b, ri);
 		used_h = h + rest;
 		next = used_h + need;
 		if (next < a->heap_end)
 			blk_at(base, next)->prev_size = need;
+		TBL_CRASH_POINT("alloc.split.tagged");
 	}
 	a->free_bytes -= need;
 	a->used_bytes += need;
@@ -319,6 +327,7 @@ void tbl_free(tbl_alloc_t *a, void *base, uint64_t off)
 	start = h;
 	total = size;
 	next = h + size;
+	TBL_CRASH_POINT("alloc.free.begun");
 	if (next < a->heap_end) {
 		tbl_blk_t *nb = blk_at(base, next);
 
@@ -346,13 +355,16 @@ void tbl_free(tbl_alloc_t *a, void *base, uint64_t off)
 		}
 	}
 
+	TBL_CRASH_POINT("alloc.free.unlisted");
 	sb = blk_at(base, start);
 	blk_store_head(sb, total);
+	TBL_CRASH_POINT("alloc.free.merged");
 	if (!listed)
 		bin_push(a, base, start, sb, bin_of(total));
 	next = start + total;
 	if (next < a->heap_end)
 		blk_at(base, next)->prev_size = total;
+	TBL_CRASH_POINT("alloc.free.listed");
 
 	a->free_bytes += size;
 	a->used_bytes -= size;
@@ -367,6 +379,20 @@ uint64_t tbl_alloc_block_size(const void *base, uint64_t off)
 int tbl_alloc_block_used(const void *base, uint64_t off)
 {
 	return blk_used(blk_at_c(base, off - TBL_ALLOC_HDR));
+}
+
+int tbl_alloc_block_fresh(const void *base, uint64_t off)
+{
+	uint64_t head = blk_at_c(base, off - TBL_ALLOC_HDR)->head;
+
+	return (head & (BLK_USED | BLK_FRESH)) == (BLK_USED | BLK_FRESH);
+}
+
+void tbl_alloc_settle(void *base, uint64_t off)
+{
+	tbl_blk_t *b = blk_at(base, off - TBL_ALLOC_HDR);
+
+	blk_store_head(b, b->head & ~BLK_FRESH);
 }
 
 uint64_t tbl_alloc_block_below(const tbl_alloc_t *a, const void *base, uint64_t off)
@@ -438,6 +464,7 @@ uint64_t tbl_alloc_largest_free(const tbl_alloc_t *a, const void *base)
 static void rebuild_flush(tbl_alloc_t *a, void *base, uint64_t run, uint64_t run_size)
 {
 	bin_push(a, base, run, blk_at(base, run), bin_of(run_size));
+	TBL_CRASH_POINT("alloc.rebuild.listed");
 	a->free_bytes += run_size;
 }
 
@@ -472,8 +499,11 @@ void tbl_alloc_rebuild(tbl_alloc_t *a, void *base)
 			}
 			head = size | BLK_USED;
 			blk_store_head(b, head);
-		} else if (TBL_UNLIKELY(head & BLK_FLAGS & ~BLK_USED)) {
-			head &= ~(BLK_FLAGS & ~BLK_USED);
+		} else if (TBL_UNLIKELY(head & BLK_FLAGS & ~(BLK_USED | BLK_FRESH))
+		           || TBL_UNLIKELY((head & (BLK_USED | BLK_FRESH)) == BLK_FRESH)) {
+			/* Unknown flags, or FRESH on a free block: drop them. FRESH on a used block stays for the
+			 * GC, which must not trust what such a block holds. */
+			head &= ~(BLK_FLAGS & ~BLK_USED) | ((head & BLK_USED) ? BLK_FRESH : 0);
 			blk_store_head(b, head);
 		}
 
@@ -550,7 +580,7 @@ int tbl_alloc_check(const tbl_alloc_t *a, const void *base, char *err, size_t er
 		if (size < BLK_MIN || size > a->heap_end - h)
 			return check_fail(err, errlen, "block at %llu: size %llu breaks the tiling",
 			                  (unsigned long long)h, (unsigned long long)size);
-		if (b->head & BLK_FLAGS & ~BLK_USED)
+		if ((b->head & BLK_FLAGS & ~(BLK_USED | BLK_FRESH)) || (b->head & (BLK_USED | BLK_FRESH)) == BLK_FRESH)
 			return check_fail(err, errlen, "block at %llu: unknown flags %#llx", (unsigned long long)h,
 			                  (unsigned long long)(b->head & BLK_FLAGS));
 		if (b->prev_size != prev)

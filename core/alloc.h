@@ -38,8 +38,14 @@ typedef struct tbl_alloc {
 void tbl_alloc_init(tbl_alloc_t *a, void *base, uint64_t heap_off, uint64_t heap_size);
 
 /* Allocate at least `size` payload bytes. Returns the payload offset (16-aligned, never 0), or 0 when
- * no free block is large enough. The payload is not zeroed. */
+ * no free block is large enough. The payload is not zeroed: it holds whatever was there before. The
+ * block is marked fresh in its header until the caller calls tbl_alloc_settle (once it has written what
+ * a recovery would read), so that a recovery after the caller died never trusts those old bytes. */
 uint64_t tbl_alloc(tbl_alloc_t *a, void *base, size_t size);
+/* Clear the fresh mark of a block from tbl_alloc (one store; allocator lock held). */
+void tbl_alloc_settle(void *base, uint64_t off);
+/* Whether the block at payload offset `off` is used and still fresh: its owner died before settling it. */
+int tbl_alloc_block_fresh(const void *base, uint64_t off);
 
 /* Return a block (payload offset from tbl_alloc) and coalesce it with free neighbours. */
 void tbl_free(tbl_alloc_t *a, void *base, uint64_t off);

@@ -209,6 +209,21 @@ static void hold_set_clear(tbl_t *t)
 	}
 }
 
+/* Add `bytes` to held_bytes unless that passes `budget`: one compare-and-swap, so that processes holding
+ * at once can never pass it together (a check followed by an add let two through). */
+static int held_reserve(tbl_header_t *h, uint64_t bytes, uint64_t budget)
+{
+	uint64_t cur = atomic_load_explicit(&h->held_bytes, memory_order_relaxed);
+
+	do {
+		if (bytes > budget || cur > budget - bytes) {
+			return 0;
+		}
+	} while (!atomic_compare_exchange_weak_explicit(&h->held_bytes, &cur, cur + bytes, memory_order_relaxed,
+	                                                memory_order_relaxed));
+	return 1;
+}
+
 tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 {
 	tbl_header_t *h = t->hdr;
@@ -216,8 +231,9 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	_Atomic uint64_t *list;
 	uint64_t off = v->entry, *cell;
 	tbl_entry_t *e;
-	uint32_t n;
-	uint16_t old;
+	uint32_t n, bytes;
+	uint16_t cur;
+	int reserved = 0, checked = 0;
 
 	if (!s || !off || (off & 15u)) {
 		return TBL_ENOMEM;
@@ -233,26 +249,54 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 		return TBL_OK;   /* held already, by this process */
 	}
 	n = atomic_load_explicit(&s->nholds, memory_order_relaxed);
-	e = tbl_entry_at(t, off);
-	if (n >= TBL_HOLD_MAX
-	    || (atomic_load_explicit(&e->holds, memory_order_relaxed) == 0
-	        && atomic_load_explicit(&h->held_bytes, memory_order_relaxed) + e->bytes > budget)) {
+	if (n >= TBL_HOLD_MAX) {
 		return TBL_ENOMEM;
 	}
+	e = tbl_entry_at(t, off);
+	bytes = e->bytes;
 	list = tbl_slot_holds(t, s);
 	atomic_store_explicit(&list[n], off | TBL_HOLD_PENDING, memory_order_relaxed);
 	atomic_store_explicit(&s->nholds, n + 1, memory_order_release);
 	TBL_CRASH_POINT("epoch.hold.take.recorded");
-	old = atomic_fetch_add_explicit(&e->holds, 1, memory_order_acq_rel);
-	if (TBL_UNLIKELY(old >= TBL_HOLDS_PER_ENTRY_MAX)) {
-		atomic_fetch_sub_explicit(&e->holds, 1, memory_order_acq_rel);
+	/* The count goes 0 -> 1 only together with the entry's bytes in held_bytes, reserved first within
+	 * the budget; a reservation that turns out not to be needed (someone else held it first) is given
+	 * back. Between a release's 1 -> 0 and its subtraction a new first holder may count the entry a
+	 * second time for a moment: held_bytes may over-count, never pass the budget. */
+	cur = atomic_load_explicit(&e->holds, memory_order_relaxed);
+	for (;;) {
+		if (TBL_UNLIKELY(cur >= TBL_HOLDS_PER_ENTRY_MAX)) {
+			break;
+		}
+		if (cur == 0 && !reserved) {
+			if (!held_reserve(h, bytes, budget)) {
+				/* Dead holders may be what fills the budget (checked at most every 200 ms). */
+				if (!checked && (checked = 1, tbl_holders_check(t, 0) > 0)) {
+					cur = atomic_load_explicit(&e->holds, memory_order_relaxed);
+					continue;
+				}
+				break;
+			}
+			reserved = 1;
+			TBL_CRASH_POINT("epoch.hold.take.reserved");
+		}
+		if (atomic_compare_exchange_weak_explicit(&e->holds, &cur, (uint16_t)(cur + 1), memory_order_acq_rel,
+		                                          memory_order_relaxed)) {
+			break;
+		}
+	}
+	if (TBL_UNLIKELY(cur >= TBL_HOLDS_PER_ENTRY_MAX || (cur == 0 && !reserved))) {
+		/* Refused: at the count's ceiling, or past the budget. */
+		if (reserved) {
+			atomic_fetch_sub_explicit(&h->held_bytes, bytes, memory_order_relaxed);
+		}
 		TBL_CRASH_POINT("epoch.hold.take.undone");
 		atomic_store_explicit(&s->nholds, n, memory_order_release);
 		return TBL_ENOMEM;
 	}
-	if (old == 0) {
-		atomic_fetch_add_explicit(&h->held_bytes, e->bytes, memory_order_relaxed);
+	if (cur == 0) {
 		atomic_fetch_add_explicit(&h->held_entries, 1, memory_order_relaxed);
+	} else if (reserved) {
+		atomic_fetch_sub_explicit(&h->held_bytes, bytes, memory_order_relaxed);   /* counted already */
 	}
 	TBL_CRASH_POINT("epoch.hold.take.counted");
 	atomic_store_explicit(&list[n], off, memory_order_release);
@@ -298,8 +342,14 @@ uint64_t tbl_held_retired_bytes_locked(tbl_t *t)
 {
 	uint64_t off, bytes = 0, n = 0, max = t->hdr->alloc.used_blocks;
 
+	/* The held list, and the held entries still in the retire queue (waiting for readers' epochs). */
 	for (off = t->hdr->held_head; off && n <= max; off = tbl_entry_at(t, off)->retire_next, n++) {
 		bytes += tbl_entry_at(t, off)->bytes;
+	}
+	for (off = t->hdr->retire_head; off && n <= max; off = tbl_entry_at(t, off)->retire_next, n++) {
+		if (atomic_load_explicit(&tbl_entry_at(t, off)->holds, memory_order_relaxed) != 0) {
+			bytes += tbl_entry_at(t, off)->bytes;
+		}
 	}
 	return bytes;
 }
@@ -359,9 +409,10 @@ static int owner_gone(tbl_t *t, tbl_slot_t *s, int32_t pid, int check_map)
 	return check_map && tbl_proc_maps((pid_t)pid, t->base, t->hdr->map_ino) == 0;
 }
 
-/* Release the slots of holders that died or exec'd (takes the misc lock). Handover slots still owned by
- * a live parent are its business (tbl_release_holds). */
-static unsigned holders_reap(tbl_t *t)
+/* Release the slots of holders that died (and, with `maps`, that exec'd: that reads /proc/<pid>/maps)
+ * (takes the misc lock). With `all`, slots without holds whose owner died are released too. Handover
+ * slots still owned by a live parent are its business (tbl_release_holds). */
+static unsigned holders_reap(tbl_t *t, int maps, int all)
 {
 	tbl_header_t *h = t->hdr;
 	uint32_t i, hwm = atomic_load(&h->slots_hwm);
@@ -373,17 +424,47 @@ static unsigned holders_reap(tbl_t *t)
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
 		int32_t pid = atomic_load(&s->pid);
+		int holding;
 
-		if (pid == 0 || s == t->slot || atomic_load(&s->nholds) == 0) {
+		if (pid == 0 || s == t->slot) {
 			continue;
 		}
-		if (owner_gone(t, s, pid, !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER))) {
+		holding = atomic_load(&s->nholds) != 0;
+		if (!holding && !all) {
+			continue;
+		}
+		if (owner_gone(t, s, pid, maps && holding && !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER))) {
 			slot_free_locked(t, s);
 			reaped++;
 		}
 	}
 	tbl_misc_unlock(t);
 	return reaped;
+}
+
+unsigned tbl_slots_reap_gone(tbl_t *t)
+{
+	return holders_reap(t, 1, 1);
+}
+
+unsigned tbl_holders_check(tbl_t *t, int force)
+{
+	tbl_header_t *h = t->hdr;
+	uint64_t now, last;
+	int periodic;
+
+	if (!atomic_load_explicit(&h->held_entries, memory_order_relaxed) && !__atomic_load_n(&h->held_head, __ATOMIC_RELAXED)) {
+		return 0;   /* nobody holds anything */
+	}
+	now = tbl_clock_monotonic_ms();
+	last = __atomic_load_n(&h->holds_reap_ms, __ATOMIC_RELAXED);
+	/* One process per period does the full check (the maps too); the others skip it. */
+	periodic = now - last >= TBL_HOLDS_REAP_MS
+	           && __atomic_compare_exchange_n(&h->holds_reap_ms, &last, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	if (!periodic && !force) {
+		return 0;
+	}
+	return holders_reap(t, periodic || force > 1, 0);
 }
 
 unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch)
@@ -603,14 +684,9 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 	uint64_t freed, min;
 
 	h->retires_since_reclaim = 0;
-	if (h->held_head) {
-		uint64_t now = tbl_clock_monotonic_ms();
-
-		if (reap || now - h->holds_reap_ms >= TBL_HOLDS_REAP_MS) {
-			h->holds_reap_ms = now;
-			holders_reap(t);
-		}
-	}
+	/* Entries held by dead holders, live or retired, would stay held for good: look for those holders
+	 * whenever anything is held (at most every 200 ms, or now when asked to reap). */
+	tbl_holders_check(t, reap ? 2 : 0);
 	freed = held_sweep_locked(t);
 	if (!h->retire_head) {
 		return freed;

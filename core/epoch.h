@@ -37,6 +37,16 @@ void tbl_slot_release(tbl_t *t);
  * non-zero only slots inside a read section that began at or before that epoch are checked (the ones
  * holding reclamation back); 0 checks every slot. */
 unsigned tbl_slots_reap(tbl_t *t, uint64_t max_epoch);
+/* Release the slot of every process that is gone: dead, its pid reused, or (a slot with holds) alive but
+ * exec'd into another program. Reads /proc once per used slot, and /proc/<pid>/maps once per holding
+ * slot: for stats() and the GC, never a hot path. Takes the misc lock. Returns how many. */
+unsigned tbl_slots_reap_gone(tbl_t *t);
+/* Something is held (a write, a hold or reclamation met a held entry): release the holds of holders that
+ * died. At most once per 200 ms across all processes the check is full (exec'd holders too, via their
+ * maps); `force` 1 checks the holders' liveness now whatever the period says, 2 does the full check now.
+ * Takes the misc lock; callable
+ * with the allocator lock held. Returns the slots released. */
+unsigned tbl_holders_check(tbl_t *t, int force);
 /* Register the atfork handler that makes a forked child claim its own slot. Idempotent. */
 void tbl_epoch_track_fork(tbl_t *t);
 void tbl_epoch_untrack_fork(tbl_t *t);

@@ -497,17 +497,21 @@ static unsigned sample_seeds(tbl_t *t, uint64_t *seeds, unsigned max)
 	return n;
 }
 
-/* A block fresh from the allocator (lock held): mark it not retired, which classify() relies on. */
-/* A block just allocated (allocator lock held): not retired, and held by nobody. Both fields must read
- * so before the writer builds the entry: a writer killed before it wrote them leaves a leak the GC
- * retires, and a stale holds count from the block's old bytes would keep it on the held list forever. */
+/* A block just allocated (allocator lock held): not retired (classify() relies on it), and held by
+ * nobody. Only then is the allocator's fresh mark cleared: a writer killed before that leaves a block the
+ * GC knows was never initialised (its old bytes could hold any hold count, which would keep it on the
+ * held list forever); one killed after leaves an entry whose fields the GC and reclamation can read. */
 static uint64_t entry_block(tbl_t *t, uint64_t off)
 {
 	if (off) {
 		tbl_entry_t *e = tbl_entry_at(t, off);
 
+		TBL_CRASH_POINT("evict.block.allocated");
 		e->retire_epoch = 0;
 		atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
+		TBL_CRASH_POINT("evict.block.cleared");
+		atomic_signal_fence(memory_order_seq_cst);
+		tbl_alloc_settle(t->base, off);
 	}
 	return off;
 }
@@ -587,7 +591,7 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 {
 	tbl_header_t *h = t->hdr;
 	uint64_t deadline = 0;
-	int expired_tried = 0, reaped = 0, reap_now = 0, waited_out = 0;
+	int expired_tried = 0, reaped = 0, reap_now = 0, waited_out = 0, holders_checked = 0;
 	unsigned windows = 0, unlucky = 0;
 
 	if (!t->rng) {
@@ -639,7 +643,15 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 			}
 			if (r == EV_NONE && pending == 0) {
 				/* No sampled window could grow to the size: barriers (retired or held blocks) hemmed
-				 * in every seed. Other seeds may do better; after a few samples, it cannot fit. */
+				 * in every seed. Held ones may be held by processes that died: release their holds
+				 * (once per write), which makes those entries evictable. Other seeds may do better;
+				 * after a few samples, it cannot fit. */
+				if (!holders_checked) {
+					holders_checked = 1;
+					if (tbl_holders_check(t, 1) > 0) {
+						continue;
+					}
+				}
 				if (++unlucky < TBL_EVICT_RESAMPLES) {
 					continue;
 				}

@@ -53,7 +53,17 @@ static void collect_unmarked(void *ctx, uint64_t off, uint64_t size, int used)
 	if (!used || marked(g, off)) {
 		return;
 	}
-	/* The block may hold a half-built entry: make the field reclamation reads trustworthy. */
+	/* The block may hold a half-built entry: make the fields reclamation reads trustworthy. One its
+	 * writer never initialised (the allocator's fresh mark says so) holds old bytes only: nobody can
+	 * hold it, whatever its holds field says. Otherwise holds was written (0) before the mark was
+	 * cleared, and may since count the holds of readers of an entry the writer had unlinked. */
+	if (tbl_alloc_block_fresh(g->t->base, off)) {
+		tbl_entry_t *e = tbl_entry_at(g->t, off);
+
+		atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
+		e->retire_epoch = 0;
+		tbl_alloc_settle(g->t->base, off);
+	}
 	tbl_entry_at(g->t, off)->bytes = (uint32_t)size;
 	g->recovered++;
 	if ((l = malloc(sizeof(*l))) != NULL) {
@@ -94,6 +104,9 @@ static uint64_t gc_run(tbl_t *t, int if_needed)
 	TBL_CRASH_POINT("gc.locked");
 	atomic_store(&h->gc_needed, 0);
 	atomic_fetch_add(&h->gc_runs, 1);
+	/* Processes die together: the writer that died may not be alone. Give back the slots (and holds) of
+	 * every dead process, so that what they held is collected like the rest. */
+	tbl_slots_reap_gone(t);
 	for (b = 0; b < h->nbuckets; b++) {
 		for (off = atomic_load(&t->buckets[b]); off; off = atomic_load(&tbl_entry_at(t, off)->next)) {
 			mark(&g, off);

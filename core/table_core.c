@@ -572,13 +572,15 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 {
 	tbl_header_t *h = t->hdr;
 	uint32_t i, hwm;
-	unsigned ns, created;
+	unsigned ns, created, reaped;
 
 	memset(out, 0, sizeof(*out));
 	tbl_stripes_settle(t);
 	if (tbl_slot_ensure(t) == TBL_OK) {
 		tbl_expire_due(t, -1, tbl_clock_now().sec);
 	}
+	/* Count live processes only: first give back the slots, and the holds, of those that are gone. */
+	reaped = tbl_slots_reap_gone(t);
 	if (tbl_misc_lock(t) != TBL_OK) {
 		return;   /* an unusable lock: the counters stay 0 */
 	}
@@ -610,6 +612,9 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 		out->entry_bytes += bytes;
 	}
 	if (tbl_alloc_lock(t) == TBL_OK) {
+		if (reaped) {
+			tbl_reclaim_locked(t, 0);   /* frees what only the dead held */
+		}
 		out->free_bytes = h->alloc.free_bytes;
 		out->used_bytes = h->alloc.used_bytes;
 		out->largest_free = tbl_alloc_largest_free(&h->alloc, t->base);

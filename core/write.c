@@ -109,6 +109,7 @@ static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tb
 	e->updated = w->now.sec;
 	atomic_store_explicit(&e->expire, expire, memory_order_relaxed);
 	e->bytes = (uint32_t)tbl_alloc_block_size(t->base, off);
+	TBL_CRASH_POINT("write.build.header");
 	memcpy((char *)tbl_entry_key(e), w->key, w->klen);
 	if (v->ops) {
 		v->ops->write(v->data, (void *)tbl_entry_value(e), v->len);

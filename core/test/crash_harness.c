@@ -158,6 +158,9 @@ int crash_kill_everywhere(const char *label, crash_scenario_fn run, crash_tally_
 			int rc = run(found[i].name, pass, 0);
 
 			sum->kills++;
+			if (rc != CRASH_RUN_NOT_REACHED) {
+				sum->point_kills[j]++;
+			}
 			if (rc == CRASH_RUN_NOT_REACHED) {
 				sum->not_reached++;
 			} else if (rc != CRASH_RUN_OK) {
@@ -230,9 +233,9 @@ unsigned crash_report(const crash_tally_t *sum)
 {
 	unsigned i;
 
-	printf("crash points passed by the workload:");
+	printf("crash points passed by the workload (kills there):");
 	for (i = 0; i < sum->nnames; i++) {
-		printf(" %s", sum->names[i]);
+		printf(" %s (%u)", sum->names[i], sum->point_kills[i]);
 	}
 	printf("\n");
 	return report_unreached(sum);

@@ -20,6 +20,7 @@ enum { CRASH_RUN_OK = 0, CRASH_RUN_NOT_REACHED = 10 };
 typedef struct crash_tally {
 	unsigned kills, not_reached, failed;
 	char names[CRASH_MAX_POINTS][CRASH_NAME_MAX];   /* every distinct point passed, in order of discovery */
+	unsigned point_kills[CRASH_MAX_POINTS];         /* per name: scenarios that killed there */
 	unsigned nnames;
 } crash_tally_t;
 
@@ -49,7 +50,7 @@ unsigned crash_passes(const char *name);
  * the discovery run failed. */
 int crash_kill_everywhere(const char *label, crash_scenario_fn run, crash_tally_t *sum);
 
-/* Print the points passed, then the points named in the core's sources that no run passed, and the
+/* Print the points passed with the kills at each, then the points named in the core's sources that no run passed, and the
  * count of each; returns how many no run passed. The sources are read from TBL_CORE_SRC_DIR (set by
  * core/Makefile), wherever the binary runs from. */
 unsigned crash_report(const crash_tally_t *sum);

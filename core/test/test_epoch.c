@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "epoch.h"
+#include "gc.h"
 #include "sync.h"
 #include "table_fixture.h"
 
@@ -104,14 +105,15 @@ TBL_TEST(test_killed_processes_slots_are_reaped)
 		}
 		waitpid(pid, &status, 0);
 	}
-	tbl_get_stats(t, &st);
-	CHECK_EQ_U64(st.slots_used, 6);
-	CHECK_EQ_U64(tbl_slots_reap(t, 0), 5);
+	/* stats() counts live processes only: it gives the dead ones' slots back first. */
 	tbl_get_stats(t, &st);
 	CHECK_EQ_U64(st.slots_used, 1);
+	CHECK_EQ_U64(tbl_slots_reap(t, 0), 0);
 	tbl_destroy(t);
 }
 
+
+static void set_sized(tbl_t *t, const char *key, size_t len, tbl_status_t expect);
 
 static tbl_stats_t stats(tbl_t *t)
 {
@@ -185,6 +187,78 @@ TBL_TEST(test_hold_budget)
 	CHECK(hold(t, "a", &v, 0) == TBL_OK);                 /* held already: nothing more to hold */
 	CHECK_EQ_U64(stats(t).held_bytes, v.size);
 	tbl_release_holds(t);
+	CHECK_EQ_U64(stats(t).held_bytes, 0);
+	tbl_destroy(t);
+}
+
+/* A replaced entry that is still held counts in held_retired_bytes from the moment it is retired, also
+ * while it waits in the retire queue (before reclamation moved it to the held list). */
+TBL_TEST(test_held_retired_bytes_count_the_retire_queue)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	tbl_view_t v;
+
+	REQUIRE(t != NULL);
+	CHECK(fixture_set(t, 0, "k", "old", 0) == TBL_OK);
+	REQUIRE(hold(t, "k", &v, UINT64_MAX) == TBL_OK);
+	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);   /* retires "old": queued, not reclaimed yet */
+	CHECK_EQ_U64(retired(t), 1);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, v.size);
+	CHECK_EQ_U64(stats(t).held_bytes, v.size);
+	reclaim(t);                                           /* now on the held list: still counted once */
+	CHECK_EQ_U64(stats(t).held_retired_bytes, v.size);
+	tbl_release_holds(t);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+/* The budget is taken in one atomic step: processes that hold different entries at once, each of the
+ * whole budget's size, never make held_bytes pass it (checking first and adding after let two through). */
+TBL_TEST(test_hold_budget_is_never_exceeded)
+{
+	tbl_t *t = fixture_open(8 * MB, TBL_POLICY_LRU);
+	enum { NPROC = 6, ROUNDS = 200000 };
+	int go[2], i, status, over = 0;
+	uint64_t budget;
+	pid_t pids[NPROC];
+	tbl_view_t v;
+
+	REQUIRE(t != NULL);
+	REQUIRE(pipe(go) == 0);
+	for (i = 0; i < NPROC; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "k%d", i);
+		set_sized(t, key, 1000, TBL_OK);
+	}
+	REQUIRE(hold(t, "k0", &v, UINT64_MAX) == TBL_OK);
+	budget = v.size;                                      /* room for exactly one of them */
+	tbl_release_holds(t);
+	for (i = 0; i < NPROC; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			char key[32], c;
+			int r, bad = 0;
+			snprintf(key, sizeof(key), "k%d", i);
+			close(go[1]);
+			(void)!read(go[0], &c, 1);                    /* EOF once the parent closed its end */
+			for (r = 0; r < ROUNDS; r++) {
+				tbl_view_t w;
+				if (hold(t, key, &w, budget) == TBL_OK) {
+					bad |= atomic_load(&t->hdr->held_bytes) > budget;
+					tbl_release_holds(t);
+				}
+			}
+			_exit(bad);
+		}
+	}
+	close(go[0]);
+	close(go[1]);                                         /* all start together */
+	for (i = 0; i < NPROC; i++) {
+		CHECK(waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status));
+		over += WEXITSTATUS(status) != 0;
+	}
+	CHECK_EQ_U64(over, 0);
 	CHECK_EQ_U64(stats(t).held_bytes, 0);
 	tbl_destroy(t);
 }
@@ -269,18 +343,19 @@ TBL_TEST(test_holds_are_handed_over_across_fork)
 static void holder_gone(int exec_instead)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
-	int ready[2], status;
+	int ready[2], go[2], status;
 	char c;
 	pid_t pid;
 
 	REQUIRE(t != NULL);
-	REQUIRE(pipe(ready) == 0);
+	REQUIRE(pipe(ready) == 0 && pipe(go) == 0);
 	CHECK(fixture_set(t, 0, "k", "old", 0) == TBL_OK);
 	pid = fork();
 	if (pid == 0) {
 		tbl_view_t v;
 		hold(t, "k", &v, UINT64_MAX);
 		(void)!write(ready[1], "p", 1);
+		(void)!read(go[0], &c, 1);   /* stats() would release the holds of a program already exec'd */
 		if (exec_instead) {
 			execl("/bin/sleep", "sleep", "60", (char *)NULL);
 		}
@@ -292,6 +367,7 @@ static void holder_gone(int exec_instead)
 	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);
 	reclaim(t);
 	CHECK(stats(t).held_retired_bytes > 0);
+	CHECK(write(go[1], "g", 1) == 1);
 	if (exec_instead) {
 		/* Wait until the child runs the other program (its maps no longer show the segment). */
 		char path[64], exe[256];
@@ -330,6 +406,165 @@ TBL_TEST(test_killed_holder_is_reaped)
 TBL_TEST(test_holder_that_execs_is_reaped)
 {
 	holder_gone(1);
+}
+
+/* Fork `n` children that share out the keys k0, k<every>, k<2 * every>, ... below k<nkeys> and hold them,
+ * then SIGKILL them all once they hold. The held entries stay live (nobody replaces them). */
+static void holders_killed(tbl_t *t, int n, int nkeys, int every)
+{
+	int ready[2], i, status;
+	pid_t pids[8];
+	char c;
+
+	if (pipe(ready) != 0) {
+		CHECK(0);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			int k, ok = 1;
+			for (k = i * every; k < nkeys; k += n * every) {
+				char key[32];
+				tbl_view_t v;
+				snprintf(key, sizeof(key), "k%d", k);
+				ok &= hold(t, key, &v, UINT64_MAX) == TBL_OK;
+			}
+			(void)!write(ready[1], ok ? "y" : "n", 1);
+			for (;;) {
+				pause();
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		CHECK(read(ready[0], &c, 1) == 1 && c == 'y');
+	}
+	for (i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		CHECK(waitpid(pids[i], &status, 0) == pids[i]);
+	}
+	close(ready[0]);
+	close(ready[1]);
+}
+
+static void set_sized(tbl_t *t, const char *key, size_t len, tbl_status_t expect)
+{
+	char *buf = malloc(len);
+	tbl_value_t v = { TBL_T_STRING, buf, (uint32_t)len, NULL };
+
+	REQUIRE(buf != NULL);
+	memset(buf, 'x', len);
+	CHECK(tbl_store(t, 0, key, strlen(key), &v, 0, TBL_STORE_SET) == expect);
+	free(buf);
+}
+
+/* Holders SIGKILLed while their entries stay live hold nothing: stats() counts live holders and slots
+ * only, and gives the budget they took back, so the next process reads zero-copy again. */
+TBL_TEST(test_killed_holders_of_live_entries_are_released_by_stats)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	uint64_t budget = 0;
+	tbl_stats_t st;
+	int i, status;
+	pid_t pid;
+
+	REQUIRE(t != NULL);
+	for (i = 0; i < 60; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "k%d", i);
+		set_sized(t, key, 1000, TBL_OK);
+	}
+	holders_killed(t, 3, 30, 1);
+	st = stats(t);
+	CHECK_EQ_U64(st.pins, 0);
+	CHECK_EQ_U64(st.slots_used, 1);
+	CHECK_EQ_U64(st.held_entries, 0);
+	CHECK_EQ_U64(st.held_bytes, 0);
+	/* A fresh process may hold as much as they did, of other entries: the budget is free again. */
+	budget = 30 * (uint64_t)tbl_entry_alloc_size(3, 1000) + 30 * 32;
+	pid = fork();
+	if (pid == 0) {
+		int ok = 1;
+		for (i = 30; i < 60; i++) {
+			char key[32];
+			tbl_view_t v;
+			snprintf(key, sizeof(key), "k%d", i);
+			ok &= hold(t, key, &v, budget) == TBL_OK;
+		}
+		tbl_release_holds(t);
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+/* The same, found by a write: entries held by dead processes, spread over the heap, are barriers no
+ * eviction window crosses. The write that finds no window checks their holders and evicts them. */
+TBL_TEST(test_killed_holders_of_live_entries_are_released_by_eviction)
+{
+	tbl_t *t = fixture_open(1 * MB, TBL_POLICY_LRU);
+	uint64_t heap;
+	int i, n;
+
+	REQUIRE(t != NULL);
+	heap = stats(t).heap_size;
+	/* Fill the heap with 16 KB entries (without evicting any); every fourth is held below. */
+	n = (int)(heap / 16200) - 1;
+	REQUIRE(n > 8);
+	for (i = 0; i < n; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "k%d", i);
+		set_sized(t, key, 16000, TBL_OK);
+	}
+	CHECK_EQ_U64(stats(t).evictions, 0);
+	holders_killed(t, 2, n, 4);
+	/* Half the heap: every window of that size crosses an entry the dead held. */
+	set_sized(t, "big", (size_t)(heap / 2), TBL_OK);
+	CHECK_EQ_U64(stats(t).pins, 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+/* A writer killed between tbl_alloc() handing it a block and its writing the entry's header leaves a
+ * block full of whatever was there before (here: 0xFF everywhere, so a hold count of 65535). Recovery
+ * trusts the allocator's header (the block was never initialised), not those bytes: the GC retires the
+ * block, reclamation frees it, and nothing is left on the held list (no process ever held anything). */
+TBL_TEST(test_block_of_a_writer_killed_before_its_header_is_freed)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	tbl_stats_t before, after;
+	int status;
+	pid_t pid;
+
+	REQUIRE(t != NULL);
+	CHECK(fixture_set(t, 0, "k", "v", 0) == TBL_OK);
+	before = stats(t);
+	pid = fork();
+	if (pid == 0) {
+		uint64_t off;
+		if (tbl_alloc_lock(t) != TBL_OK) {
+			_exit(1);
+		}
+		off = tbl_alloc(&t->hdr->alloc, t->base, 100000);
+		memset(t->base + off, 0xFF, 100000);   /* the bytes a writer had not written yet */
+		raise(SIGKILL);
+		_exit(2);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status));
+	CHECK(fixture_set(t, 0, "k", "w", 0) == TBL_OK);   /* repairs the allocator lock: gc_needed */
+	tbl_gc_if_needed(t);
+	CHECK_EQ_U64(stats(t).gc_runs, 1);
+	reclaim(t);
+	reclaim(t);
+	after = stats(t);
+	CHECK_EQ_U64(t->hdr->held_head, 0);
+	CHECK_EQ_U64(after.held_retired_bytes, 0);
+	CHECK_EQ_U64(after.retired_bytes, 0);
+	CHECK_EQ_U64(after.used_bytes, before.used_bytes);
+	CHECK_EQ_U64(after.free_bytes, before.free_bytes);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
 }
 
 /* Slots do not depend on table.memory: 300 live processes all get one at 1 MiB. */
@@ -418,10 +653,15 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_killed_processes_slots_are_reaped),
 	TBL_TEST_ENTRY(test_hold_keeps_only_the_held_entry),
 	TBL_TEST_ENTRY(test_hold_budget),
+	TBL_TEST_ENTRY(test_held_retired_bytes_count_the_retire_queue),
+	TBL_TEST_ENTRY(test_hold_budget_is_never_exceeded),
 	TBL_TEST_ENTRY(test_full_table_takes_writes_beside_holds),
 	TBL_TEST_ENTRY(test_holds_are_handed_over_across_fork),
 	TBL_TEST_ENTRY(test_killed_holder_is_reaped),
 	TBL_TEST_ENTRY(test_holder_that_execs_is_reaped),
+	TBL_TEST_ENTRY(test_killed_holders_of_live_entries_are_released_by_stats),
+	TBL_TEST_ENTRY(test_killed_holders_of_live_entries_are_released_by_eviction),
+	TBL_TEST_ENTRY(test_block_of_a_writer_killed_before_its_header_is_freed),
 	TBL_TEST_ENTRY(test_300_processes_at_1m),
 };
 
