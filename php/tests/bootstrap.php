@@ -30,6 +30,15 @@ if (is_file($vendor)) {
             require_once $path;
         }
     }
+    // What Composer's autoloader would give and Debian's per-package autoloaders do not: Symfony 6.4's
+    // value wrapper (the class "\xA9", in Composer's classmap of symfony/cache), and
+    // Composer\InstalledVersions, without which Symfony 6.4's ContainerBuilder::willBeAvailable() refuses
+    // to answer (Debian's composer package ships it).
+    foreach (['Symfony/Component/Cache/Traits/ValueWrapper.php' => "\xA9", 'Composer/InstalledVersions.php' => 'Composer\InstalledVersions'] as $file => $class) {
+        if (!class_exists($class, false) && ($path = stream_resolve_include_path($file)) !== false) {
+            require_once $path;
+        }
+    }
 }
 require __DIR__ . '/../autoload.php';
 

@@ -43,7 +43,7 @@ finish() { echo "adapters: $1 passed, $2 failed${3:+, $3 skipped}"; [ "$2" -eq 0
 
 if [ "${NO_INSTALL:-0}" != 1 ]; then
 	pkgs=(phpunit php-cache-integration-tests php-symfony-cache php-symfony-framework-bundle php-illuminate-cache
-		php-illuminate-container php-illuminate-config php-psr-cache php-psr-simple-cache php-apcu)
+		php-illuminate-container php-illuminate-config php-psr-cache php-psr-simple-cache php-apcu composer)
 	[ -z "$PHP_ARG" ] && pkgs+=($(php_deb_pkgs cli))
 	[ -z "$SO" ] && pkgs+=($(php_deb_pkgs dev) build-essential autoconf automake libtool)
 	apt_ensure "${pkgs[@]}"

@@ -49,6 +49,10 @@ final class TableAdapterIntegrationTest extends CachePoolTest
             . escapeshellarg($phpunit) . ' -c ' . escapeshellarg(\dirname(__DIR__) . '/phpunit.xml')
             . ' --filter ' . escapeshellarg($filter) . ' 2>&1', $out, $rc);
         $this->assertSame(0, $rc, implode("\n", $out));
-        $this->assertMatchesRegularExpression('/^OK \(85 tests/m', implode("\n", $out));
+        // "OK (85 tests, ...)", or PHPUnit 10+'s "OK, but there were issues!" with "Tests: 85" when it only
+        // reports deprecations of its own API; never FAILURES! or ERRORS!.
+        $text = implode("\n", $out);
+        $this->assertMatchesRegularExpression('/^(OK \(85 tests|Tests: 85, )/m', $text);
+        $this->assertDoesNotMatchRegularExpression('/^(FAILURES|ERRORS)!/m', $text);
     }
 }
