@@ -210,11 +210,11 @@ function ts_user(array $server): ?string
 
 /* The CSRF token of this user: a secret kept in the PHP session (started here, with a cookie of its own
  * that is HttpOnly and SameSite=Strict, unless the including application already started one), bound to
- * the user name. null when no session can be started. */
+ * the user name. null when no session can be started (or PHP has no session extension). */
 function ts_token(string $user): ?string
 {
-    if (session_status() === PHP_SESSION_DISABLED) {
-        return null;
+    if (!function_exists('session_status') || session_status() === PHP_SESSION_DISABLED) {
+        return null;   // a PHP built without the session extension: no token, so no actions
     }
     if (session_status() !== PHP_SESSION_ACTIVE) {
         if (headers_sent()) {
@@ -348,7 +348,7 @@ if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST' && PHP_SAPI !== 'cli') {
     }
     return;
 }
-if (session_status() === PHP_SESSION_ACTIVE && session_name() === 'table_status') {
+if (function_exists('session_status') && session_status() === PHP_SESSION_ACTIVE && session_name() === 'table_status') {
     session_write_close();   // the page only reads the session from here on: release its lock
 }
 
