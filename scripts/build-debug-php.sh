@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/build-debug-php.sh - build a debug PHP (--enable-debug: leak reports, assertions,
 # zend.signal_check) from Debian's own source package of the release PHP (php-config on PATH: phpX.Y), for
-# the PHPT suite to run on. On Debian 12 that is php8.2, in the Debian 13 tree php8.4.
+# the PHPT suite to run on. On Debian 12 that is PHP 8.2's source package, in the Debian 13 tree PHP 8.4's.
 #
 #   bash scripts/build-debug-php.sh            build (or reuse) and print the php-config path on stdout
 #   PHP_DEBUG_PREFIX=DIR   install prefix      (default $TABLE_CACHE/php-debug)

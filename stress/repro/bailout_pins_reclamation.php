@@ -9,7 +9,7 @@
  *       -d memory_limit=256M stress/repro/bailout_pins_reclamation.php
  *
  * Needs a PHP whose memory-limit error bails out of the allocation itself: 8.2.34 and older (e.g. the
- * debug PHP that .ci builds from `apt-get source php8.2`). From 8.2.35 the error is delayed to a safe
+ * debug PHP that .ci builds from Debian 12's PHP 8.2 source package). From 8.2.35 the error is delayed to a safe
  * point (or the process is ended with _exit(137)), so the bailout no longer happens inside get().
  * Expected output when fixed: "0 of 40 overwrites refused".
  */
