@@ -107,7 +107,7 @@ fi
 # they prove that core/ builds and passes with no PHP present at all.
 if [ "$NO_INSTALL" != 1 ]; then
 	pkgs=(build-essential autoconf automake libtool pkg-config coreutils)
-	{ has_layer tsan || has_layer fuzz; } && pkgs+=(clang libclang-rt-14-dev)
+	{ has_layer tsan || has_layer fuzz; } && pkgs+=(clang libclang-rt-dev)
 	apt_ensure "${pkgs[@]}"
 fi
 # Then the PHP side: Debian's PHP and the extensions the tests and benchmarks compare with or depend on.
