@@ -502,12 +502,32 @@ static tbl_status_t php_table_cas_array(tbl_t *t, tbl_ns_t ns, zend_string *key,
 	return TBL_EMISMATCH;   /* replaced by others on every attempt: we lost the race each time */
 }
 
+/* cas() and deleteIf(): swap in `val` (NULL: delete) where the stored value is identical to `expected`.
+ * *r is php_table_ns_read()'s answer, or -1 when comparing threw. */
+static tbl_status_t php_table_compare_and_swap(tbl_t *t, zend_string *ns, zend_string *key, zval *expected,
+                                               const tbl_value_t *enc_expected, const tbl_value_t *val, int *r)
+{
+	tbl_ns_t nsid;
+	tbl_status_t st = TBL_ENOTFOUND;
+
+	if ((*r = php_table_ns_read(t, ns, &nsid)) > 0) {
+		ZVAL_DEREF(expected);
+		if (Z_TYPE_P(expected) == IS_ARRAY && !php_table_has_object(expected, 0)) {
+			bool thrown = false;
+			st = php_table_cas_array(t, nsid, key, expected, val, &thrown);
+			*r = thrown ? -1 : *r;
+		} else {
+			st = php_table_cas_identical(t, nsid, key, expected, enc_expected, val);
+		}
+	}
+	return st;
+}
+
 PHP_METHOD(Shm_Table, cas)
 {
 	zend_string *key, *ns = NULL;
 	zval *expected, *value;
 	tbl_t *t;
-	tbl_ns_t nsid;
 	tbl_status_t st;
 	php_table_encoded enc_expected, enc_new;
 	int r;
@@ -533,17 +553,7 @@ PHP_METHOD(Shm_Table, cas)
 		php_table_encoded_free(&enc_new);
 		RETURN_THROWS();
 	}
-	st = TBL_ENOTFOUND;
-	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
-		ZVAL_DEREF(expected);
-		if (Z_TYPE_P(expected) == IS_ARRAY && !php_table_has_object(expected, 0)) {
-			bool thrown = false;
-			st = php_table_cas_array(t, nsid, key, expected, &enc_new.val, &thrown);
-			r = thrown ? -1 : r;
-		} else {
-			st = php_table_cas_identical(t, nsid, key, expected, &enc_expected.val, &enc_new.val);
-		}
-	}
+	st = php_table_compare_and_swap(t, ns, key, expected, &enc_expected.val, &enc_new.val, &r);
 	php_table_encoded_free(&enc_expected);
 	php_table_encoded_free(&enc_new);
 	if (r < 0 || php_table_throw(t, st, key, enc_new.size)) {
@@ -559,7 +569,6 @@ PHP_METHOD(Shm_Table, deleteIf)
 	zend_string *key, *ns = NULL;
 	zval *expected;
 	tbl_t *t;
-	tbl_ns_t nsid;
 	tbl_status_t st;
 	php_table_encoded enc_expected;
 	int r;
@@ -578,17 +587,7 @@ PHP_METHOD(Shm_Table, deleteIf)
 		php_table_encoded_free(&enc_expected);
 		RETURN_THROWS();
 	}
-	st = TBL_ENOTFOUND;
-	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
-		ZVAL_DEREF(expected);
-		if (Z_TYPE_P(expected) == IS_ARRAY && !php_table_has_object(expected, 0)) {
-			bool thrown = false;
-			st = php_table_cas_array(t, nsid, key, expected, NULL, &thrown);
-			r = thrown ? -1 : r;
-		} else {
-			st = php_table_cas_identical(t, nsid, key, expected, &enc_expected.val, NULL);
-		}
-	}
+	st = php_table_compare_and_swap(t, ns, key, expected, &enc_expected.val, NULL, &r);
 	php_table_encoded_free(&enc_expected);
 	if (r < 0 || php_table_throw(t, st, key, 0)) {
 		RETURN_THROWS();
