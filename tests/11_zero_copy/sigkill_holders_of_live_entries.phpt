@@ -73,13 +73,19 @@ Table::set('p', ['blob' => str_repeat('p', 4000)]);
 $worker = table_child_start(function () {
     $held = Table::get('p');
     $p = proc_open(['/bin/sleep', '60'], [], $pipes);
-    return proc_get_status($p)['pid'];
+    Table::set('sleeper', proc_get_status($p)['pid']);
+    return Table::get('sleeper');
 }, 5);
-$sleeper = table_child_wait($worker);
+// The program inherits the worker's end of the result socket, so reading the worker's result waits for
+// the program too: wait for the worker to end (a zombie, not yet reaped), then kill the program.
+$ended = fn(int $pid) => !file_exists("/proc/$pid/stat")
+    || preg_match('/\) [ZX] /', (string) @file_get_contents("/proc/$pid/stat")) === 1;
+table_wait_until(fn() => $ended($worker['pid']));
+$sleeper = Table::get('sleeper');
 posix_kill($sleeper, SIGKILL);
 // Its parent is gone, so whoever adopted it reaps it: wait until it is a zombie or gone.
-table_wait_until(fn() => !file_exists("/proc/$sleeper/stat")
-    || preg_match('/\) [ZX] /', (string) @file_get_contents("/proc/$sleeper/stat")) === 1);
+table_wait_until(fn() => $ended($sleeper));
+var_dump(table_child_wait($worker) === $sleeper);
 $s = Table::stats();
 echo "after the program was killed: pins {$s['pins']}, held_entries {$s['held_entries']}, slots_used {$s['slots_used']}\n";
 ?>
@@ -88,4 +94,5 @@ while alive: pins 4, held_entries 100
 after the kill: pins 0, slots_used 1, held_entries 0, held_bytes 0
 int(50)
 evicted
+bool(true)
 after the program was killed: pins 0, held_entries 0, slots_used 1
