@@ -66,11 +66,23 @@ static void read_boot_id(char *out, size_t n)
 	}
 }
 
+#if defined(__has_feature)
+# if __has_feature(thread_sanitizer)
+#  define SEG_UNDER_TSAN 1
+# endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(SEG_UNDER_TSAN)
+# define SEG_UNDER_TSAN 1
+#endif
+
 /* Where a creator maps the segment of `path`: 16 GiB granules in [32 TiB, 48 TiB), far from the
- * executable, the heap and the libraries of a 64-bit Linux process. NULL where there is no such room. */
+ * executable, the heap and the libraries of a 64-bit Linux process. NULL where there is no such room,
+ * and under ThreadSanitizer, whose shadow memory lies there: its mmap interceptor drops a hint outside
+ * its application ranges (it knows MAP_FIXED, not MAP_FIXED_NOREPLACE), the kernel then maps at 0, and
+ * the runtime aborts with "mmap at bad address". */
 static void *creator_hint(const char *path)
 {
-#if defined(__linux__) && UINTPTR_MAX > 0xFFFFFFFFu
+#if defined(__linux__) && UINTPTR_MAX > 0xFFFFFFFFu && !defined(SEG_UNDER_TSAN)
 	uint64_t h = 1469598103934665603ull;
 
 	for (; *path; path++) {
