@@ -139,14 +139,16 @@ static bool php_table_label_plain(const unsigned char *p, size_t len)
 	return true;
 }
 
-/* `{namespace="..."}` or `{namespace_hex="..."}` for one namespace name. */
-static void php_table_ns_label(smart_str *out, const char *name, size_t len)
+/* `label="..."` for a value that can be written as is (escaped), else `label_hex="..."`: its bytes in hex,
+ * so that binary namespace names and paths stay valid Prometheus text. */
+static void php_table_label(smart_str *out, const char *label, const char *value, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)name;
+	const unsigned char *p = (const unsigned char *)value;
 
+	smart_str_appends(out, label);
 	if (php_table_label_plain(p, len)) {
-		smart_str_appends(out, "{namespace=\"");
+		smart_str_appends(out, "=\"");
 		for (size_t i = 0; i < len; i++) {
 			/* Newlines are control characters, so never plain: only these two need escaping here. */
 			if (p[i] == '\\' || p[i] == '"') {
@@ -155,13 +157,21 @@ static void php_table_ns_label(smart_str *out, const char *name, size_t len)
 			smart_str_appendc(out, (char)p[i]);
 		}
 	} else {
-		smart_str_appends(out, "{namespace_hex=\"");
+		smart_str_appends(out, "_hex=\"");
 		for (size_t i = 0; i < len; i++) {
 			smart_str_appendc(out, hex[p[i] >> 4]);
 			smart_str_appendc(out, hex[p[i] & 15]);
 		}
 	}
-	smart_str_appends(out, "\"}");
+	smart_str_appendc(out, '"');
+}
+
+/* `{namespace="..."}` or `{namespace_hex="..."}` for one namespace name. */
+static void php_table_ns_label(smart_str *out, const char *name, size_t len)
+{
+	smart_str_appendc(out, '{');
+	php_table_label(out, "namespace", name, len);
+	smart_str_appendc(out, '}');
 }
 
 /* Per-namespace gauges from stats()['namespaces']: name => ['count' => int, 'memory' => int]. */
@@ -246,10 +256,21 @@ PHP_METHOD(Shm_Table, metrics)
 		smart_str_appendc(&out, '\n');
 	}
 
-	php_table_metric_head(&out, "info", "gauge", "Always 1; the labels name the version and the settings.");
+	php_table_metric_head(&out, "info", "gauge", "Always 1; the labels name the version, the settings and the named segment (empty when anonymous).");
 	smart_str_appends(&out, "table_info{version=\"" PHP_TABLE_VERSION "\"");
 	php_table_metric_string_label(&out, "eviction_policy", zend_hash_str_find(Z_ARRVAL(st), "eviction_policy", sizeof("eviction_policy") - 1));
 	php_table_metric_string_label(&out, "serializer", zend_hash_str_find(Z_ARRVAL(st), "serializer", sizeof("serializer") - 1));
+	/* The named segment and its file; empty for the anonymous segment of a process tree. */
+	for (size_t i = 0; i < 2; i++) {
+		static const char *const keys[] = {"segment", "segment_path"};
+		v = zend_hash_str_find(Z_ARRVAL(st), keys[i], strlen(keys[i]));
+		smart_str_appendc(&out, ',');
+		if (v && Z_TYPE_P(v) == IS_STRING) {
+			php_table_label(&out, keys[i], Z_STRVAL_P(v), Z_STRLEN_P(v));
+		} else {
+			php_table_label(&out, keys[i], "", 0);
+		}
+	}
 	smart_str_appends(&out, "} 1\n");
 
 	v = zend_hash_str_find(Z_ARRVAL(st), "namespaces", sizeof("namespaces") - 1);
