@@ -163,8 +163,14 @@ static zend_always_inline void write_value(zval *dst, const zval *src, char **cu
 		case IS_ARRAY:
 			php_table_image_zval(write_array(Z_ARRVAL_P(src), cur), dst);
 			break;
+		case IS_LONG:
+		case IS_DOUBLE:
+			ZVAL_COPY_VALUE(dst, src);
+			break;
 		default:
-			ZVAL_COPY_VALUE(dst, src);   /* null, bools, ints, floats */
+			/* null and bools: the type only. Their source's value word is whatever was on the stack
+			 * when the zval was made, and an image is compared as bytes: it stays the zeros above. */
+			Z_TYPE_INFO_P(dst) = Z_TYPE_INFO_P(src);
 			break;
 	}
 }
@@ -227,6 +233,10 @@ static void image_write(const void *data, void *dst, uint32_t len)
 {
 	char *cur = dst;
 
+	/* Every byte of the image defined, so that two images of identical arrays are identical bytes (cas()
+	 * compares them so): the alignment tails of strings, the u2 of packed zvals and the value word of
+	 * nulls and bools are never written below. One pass over memory the writes below touch anyway. */
+	memset(dst, 0, len);
 	write_array((const HashTable *)data, &cur);
 	ZEND_ASSERT((size_t)(cur - (char *)dst) == len);
 	(void)len;
