@@ -284,11 +284,17 @@ HITS=$(json hits <<<"$(get info.php)")
 check '[ "$HITS" = 400 ]' "after the reload the new table counts exactly again (400 of 400)" "counter $HITS"
 
 # --- 7. stop, then read the logs ----------------------------------------------------------------------
+# alive_of PID...: those of the pids that are still processes of this php-fpm binary
+alive_of() { local p; for p in "$@"; do [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$MASTER_EXE" ] && echo "$p"; done; }
+OLD_CHILDREN=$(fpm_children | tr '\n' ' ')
 kill -QUIT "$FPM_PID"
 fpm_wait_for 10 '! kill -0 "$FPM_PID" 2>/dev/null'
 check '! kill -0 "$FPM_PID" 2>/dev/null' "SIGQUIT stops php-fpm gracefully within 10 s"
 wait "$FPM_PID" 2>/dev/null
 FPM_PID=""
+# Its workers are gone with it: forget their pids, which the cleanup would otherwise SIGKILL, whatever
+# process has them by then.
+[ -z "$(alive_of $OLD_CHILDREN)" ] && : >"$DIR/fpm-children"
 
 # Every line of the FPM error log must be one of these (after the "[date] " prefix). Lines before the
 # spin phase and after it may only be the normal lifecycle notices; the spin phase adds FPM's own
