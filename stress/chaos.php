@@ -26,8 +26,24 @@
  * (--deadline, default seconds + 90) kills every process this script started. The supervisor itself never
  * calls the table while workers run, so it cannot be wedged by it.
  *
+ * On a named segment (--segment NAME [--segment-dir DIR], README "Which processes share one table"), the
+ * subject is the file-backed table <DIR>/php-table.NAME instead of this process's anonymous one. The
+ * settings are PHP_INI_SYSTEM, so when this PHP was not started with them the script re-executes itself
+ * with `-d table.segment=NAME -d table.segment_dir=DIR` added to its own command line (`php -d
+ * table.segment=NAME ... stress/chaos.php` is a named-segment run too). The segment must be empty at the
+ * start (use a new name or remove the file; its eviction counter may be anything, the run's own evictions
+ * are what count); it is left in place at the end. Then:
+ *   - with --spawn exec, every worker incarnation is a separately started PHP (proc_open of PHP_BINARY
+ *     -n -d extension=<this table.so> -d table.segment=... and every other table.* setting of this
+ *     process), which attaches to the segment itself while others are being killed; --spawn mixed forks
+ *     the even worker slots and starts the odd ones separately; --spawn fork (the default) forks them all
+ *   - the probe is always a separately started PHP that attaches after the run: besides its usual
+ *     checks, it must find the segment the run used (attach, not create) with exactly two processes attached
+ *     (the supervisor and itself), the slots of every killed worker having been released.
+ *
  * Options: --subject table|apcu  --seconds S  --workers N  --keys N  --counters N  --seed N
  *          --hang S  --deadline S  --probe-timeout S  --kill-min-ms N  --kill-max-ms N  -v
+ *          --segment NAME  --segment-dir DIR  --spawn fork|exec|mixed   (see above; Shm\Table only)
  *          --allow-evictions  for runs with a table smaller than the data (-d table.memory=4M): the probe
  *                        expects entries to be evicted (counts are checked for agreement, not for an exact
  *                        number); every write must still succeed
@@ -44,6 +60,9 @@ $opt = [
     'subject' => 'table', 'seconds' => 6.0, 'workers' => 4, 'keys' => 2000, 'counters' => 16,
     'seed' => random_int(1, 1 << 30), 'hang' => 5.0, 'deadline' => 0.0, 'probe-timeout' => 30.0,
     'kill-min-ms' => 20, 'kill-max-ms' => 120, 'v' => false, 'allow-evictions' => false, 'allow-oom' => false,
+    'segment' => '', 'segment-dir' => '', 'spawn' => 'fork',
+    // set only on the command lines of the processes a named-segment run starts (start_php() below)
+    'role' => 'run', 'slot' => 0, 'gen' => 0, 'supervisor' => 0, 'hard-stop' => 0.0, 'initial-free' => -1,
 ];
 for ($i = 1; $i < $argc; $i++) {
     $a = $argv[$i];
@@ -101,9 +120,51 @@ function note(string $s): void
     echo $s, "\n";
 }
 
-foreach (['pcntl_fork', 'posix_kill', 'stream_socket_pair'] as $fn) {
+// The processes a named-segment run starts separately load no php.ini, so no posix: they need none.
+foreach ($opt['role'] === 'run' ? ['pcntl_fork', 'posix_kill', 'stream_socket_pair'] : [] as $fn) {
     if (!function_exists($fn)) {
         check(false, "needs $fn() (the pcntl and posix extensions)");
+        summary_and_exit();
+    }
+}
+
+// ---- a named segment -----------------------------------------------------------------------------------
+
+// `php -d table.segment=NAME stress/chaos.php` is a named-segment run too.
+if ($opt['segment'] === '' && $opt['subject'] === 'table' && (string) ini_get('table.segment') !== '') {
+    $opt['segment'] = (string) ini_get('table.segment');
+}
+if (!in_array($opt['spawn'], ['fork', 'exec', 'mixed'], true)) {
+    check(false, "unknown --spawn {$opt['spawn']} (fork, exec or mixed)");
+    summary_and_exit();
+}
+if ($opt['segment'] === '' && $opt['spawn'] !== 'fork') {
+    check(false, "--spawn {$opt['spawn']} needs a named segment (--segment NAME): a separately started process has an anonymous table of its own");
+    summary_and_exit();
+}
+if ($opt['segment'] !== '' && $opt['subject'] !== 'table') {
+    check(false, '--segment is for --subject table');
+    summary_and_exit();
+}
+if ($opt['segment'] !== '') {
+    if ($opt['segment-dir'] === '') {
+        $opt['segment-dir'] = (string) ini_get('table.segment_dir') ?: '/dev/shm';
+    }
+    // PHP_INI_SYSTEM settings: run this script again in a PHP started with them (same pid, same
+    // arguments, the two settings added after the binary).
+    if (ini_get('table.segment') !== $opt['segment'] || ini_get('table.segment_dir') !== $opt['segment-dir']) {
+        $cmd = (string) @file_get_contents('/proc/self/cmdline');
+        if (getenv('CHAOS_REEXEC') !== false || $cmd === '' || !function_exists('pcntl_exec')) {
+            check(false, "this PHP runs on table.segment={$opt['segment']}, table.segment_dir={$opt['segment-dir']}",
+                'it has table.segment=' . var_export(ini_get('table.segment'), true) . ', table.segment_dir='
+                . var_export(ini_get('table.segment_dir'), true) . ($cmd === '' ? '; no /proc/self/cmdline to re-execute it with them' : ''));
+            summary_and_exit();
+        }
+        $args = array_slice(explode("\0", rtrim($cmd, "\0")), 1);
+        array_unshift($args, '-d', "table.segment={$opt['segment']}", '-d', "table.segment_dir={$opt['segment-dir']}");
+        flush();
+        pcntl_exec(PHP_BINARY, $args, getenv() + ['CHAOS_REEXEC' => '1']);
+        check(false, 'pcntl_exec(' . PHP_BINARY . ') to run on the named segment');
         summary_and_exit();
     }
 }
@@ -305,10 +366,85 @@ function verify_value(string $id, mixed $v): ?string
     return crc32("{$v['id']}|{$v['n']}|{$v['w']}|{$v['p']}") === $v['crc'] ? null : "$shape value fails its CRC";
 }
 
+// ---- the processes a named-segment run starts separately -----------------------------------------------
+
+/* The table.so this process loaded. */
+function loaded_table_so(): string
+{
+    foreach (@file('/proc/self/maps') ?: [] as $line) {
+        if (preg_match('~\s(/\S*/table\.so)$~', rtrim($line), $m)) {
+            return $m[1];
+        }
+    }
+    $so = ini_get('extension_dir') . '/table.so';
+    if (!is_file($so)) {
+        throw new RuntimeException('cannot tell which table.so this process loaded (no /proc/self/maps)');
+    }
+    return $so;
+}
+
+/* The command line of a separately started PHP that runs this script in $role on the same named segment:
+ * no php.ini (-n), this table.so and every table.* setting of this process but table.segment_recreate
+ * (such a process attaches, it never replaces the segment) and table.memory, which is the size of the
+ * segment attached ($opt['segment-size'], so a segment of another size warns once, in the supervisor), and
+ * the options that shape the data set. */
+function php_child_argv(array $opt, string $role, array $args): array
+{
+    $argv = [PHP_BINARY, '-n'];
+    if (extension_loaded('igbinary')) {
+        array_push($argv, '-d', 'extension=igbinary');   // a table.so built with igbinary needs it first
+    }
+    array_push($argv, '-d', 'extension=' . loaded_table_so(), '-d', 'display_errors=stderr',
+        '-d', 'memory_limit=' . ini_get('memory_limit'));
+    foreach (ini_get_all('table', false) as $k => $v) {
+        if ($k === 'table.memory' && isset($opt['segment-size'])) {
+            $v = (string) $opt['segment-size'];
+        }
+        if ($k !== 'table.segment_recreate' && $v !== null) {
+            array_push($argv, '-d', "$k=$v");
+        }
+    }
+    array_push($argv, __FILE__, '--role', $role, '--segment', $opt['segment'], '--segment-dir', $opt['segment-dir'],
+        '--keys', (string) $opt['keys'], '--counters', (string) $opt['counters'], '--seed', (string) $opt['seed']);
+    foreach (['allow-evictions', 'allow-oom'] as $flag) {
+        if ($opt[$flag]) {
+            $argv[] = "--$flag";
+        }
+    }
+    return array_merge($argv, array_map('strval', $args));
+}
+
+if ($opt['role'] === 'worker' || $opt['role'] === 'probe') {
+    // Started by a named-segment run: it reads this process's stdout, a line at a time (see worker()). A
+    // warning while attaching (another size, a segment refused) fails the run like any other error.
+    set_error_handler(function (int $no, string $msg, string $file, int $line): bool {
+        throw new ErrorException($msg, 0, $no, $file, $line);
+    });
+    try {
+        if ((Shm\Table::stats()['segment'] ?? null) !== $opt['segment']) {
+            throw new RuntimeException("a separately started {$opt['role']} is not on table.segment={$opt['segment']}");
+        }
+        if ($opt['role'] === 'worker') {
+            worker($SUBJECT, STDOUT, $opt['slot'], $opt['gen'], $opt, $opt['supervisor'], $opt['hard-stop']);
+        } else {
+            probe($SUBJECT, STDOUT, $opt, $opt['initial-free'] >= 0 ? $opt['initial-free'] : null);
+        }
+    } catch (Throwable $e) {
+        @fwrite(STDOUT, 'E uncaught ' . str_replace("\n", ' ', get_class($e) . ': ' . $e->getMessage()) . "\n");
+        exit(1);
+    }
+    exit(0);
+}
+if ($opt['role'] !== 'run') {
+    check(false, "unknown --role {$opt['role']}");
+    summary_and_exit();
+}
+
 // ---- process bookkeeping (supervisor) ------------------------------------------------------------------
 
 $SUPERVISOR = getmypid();
 $CHILDREN = [];   // pid => true: every process this script started and has not reaped yet
+$PROCS = [];      // pid => proc_open handle of a separately started one, until its output is read
 
 function kill_everything(): void
 {
@@ -387,6 +523,29 @@ function spawn(callable $fn, array $inherited): array
     stream_set_blocking($pair[0], false);
     $CHILDREN[$pid] = true;
     return [$pid, $pair[0]];
+}
+
+/* Start a separately started PHP (php_child_argv()); the parent gets [pid, its stdout]. Its stderr is
+ * this process's. It is reaped with pcntl_waitpid() like a forked child; its proc_open handle is dropped
+ * (forget_proc()) once its output has been read, since dropping it closes the pipe. */
+function start_php(array $argv): array
+{
+    global $CHILDREN, $PROCS;
+    flush();
+    $p = proc_open($argv, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $pipes);
+    if (!is_resource($p)) {
+        throw new RuntimeException('proc_open(' . PHP_BINARY . ') failed');
+    }
+    $pid = proc_get_status($p)['pid'];
+    stream_set_blocking($pipes[1], false);
+    $CHILDREN[$pid] = true;
+    $PROCS[$pid] = $p;
+    return [$pid, $pipes[1]];
+}
+function forget_proc(int $pid): void
+{
+    global $PROCS;
+    unset($PROCS[$pid]);
 }
 
 // ---- the worker ----------------------------------------------------------------------------------------
@@ -499,7 +658,7 @@ function worker(Subject $S, $sock, int $w, int $gen, array $opt, int $supervisor
             if ($now - $last >= 0.02) {
                 $last = $now;
                 $send("p $ops\n");
-                if ($now > $hardStop || posix_getppid() !== $supervisor) {
+                if ($now > $hardStop || (function_exists('posix_getppid') && posix_getppid() !== $supervisor)) {
                     exit(0);   // never outlive the run or the supervisor
                 }
             }
@@ -717,9 +876,27 @@ if ($S instanceof TableSubject) {
     $st0 = Shm\Table::stats();
     note(sprintf('chaos: table.memory %d bytes, eviction policy %s, serializer %s, %d reader slots',
         $st0['memory_size'], $st0['eviction_policy'], $st0['serializer'], $st0['slots_total']));
+    if ($opt['segment'] !== '') {
+        $opt['segment-size'] = $st0['memory_size'];
+        note(sprintf('chaos: named segment %s (%s by this run), workers %s, the probe a separately started PHP',
+            $st0['segment_path'], $st0['segment_created'] ? 'created' : 'attached to, not created',
+            ['fork' => 'forked', 'exec' => 'started separately', 'mixed' => 'forked (even slots) and started separately (odd slots)'][$opt['spawn']]));
+        // The probe counts exactly: data from before this run would be counted as lost or leaked.
+        if ($st0['entries'] !== 0) {
+            check(false, "the named segment {$st0['segment_path']} is empty at the start",
+                "it holds {$st0['entries']} entries; use another --segment or remove the file");
+            summary_and_exit();
+        }
+    }
 }
 mt_srand($opt['seed']);
 $initialFree = $S instanceof TableSubject ? Shm\Table::stats()['memory_free'] : null;
+// The counters of a named segment outlive runs: a run is judged by what changed during it. A reused empty
+// segment may still hold the last few retired entries of the last run: memory the refill frees again.
+$evictionsBefore = $S instanceof TableSubject ? $st0['evictions'] : 0;
+if ($opt['segment'] !== '') {
+    $initialFree += Shm\Table::stats()['memory_used'];
+}
 for ($i = 0; $i < $opt['keys']; $i++) {
     [$k, $ns] = key_of($i);
     $S->set($k, make_value(ident($k, $ns), $i, 100), $ns);
@@ -743,18 +920,26 @@ $hangs = [];
 $confirmed = array_fill(0, $opt['counters'], 0);
 $slack = array_fill(0, $opt['counters'], 0);
 $gen = 0;
+$execStarts = 0;    // worker incarnations started separately (--spawn exec or mixed)
 
 function sockets_of(array $workers): array
 {
     return array_values(array_filter(array_map(fn($x) => $x['sock'], $workers), 'is_resource'));
 }
-$start_worker = function (int $w) use (&$workers, &$gen, $S, $opt, $hardStop) {
+$start_worker = function (int $w) use (&$workers, &$gen, &$execStarts, $S, $opt, $hardStop) {
     global $SUPERVISOR;
     $g = ++$gen;
-    [$pid, $sock] = spawn(function ($sock) use ($S, $w, $g, $opt, $hardStop) {
-        global $SUPERVISOR;
-        worker($S, $sock, $w, $g, $opt, $SUPERVISOR, $hardStop);
-    }, sockets_of($workers));
+    if ($opt['spawn'] === 'exec' || ($opt['spawn'] === 'mixed' && $w % 2 === 1)) {
+        // It attaches to the named segment itself, while the other workers are being killed.
+        [$pid, $sock] = start_php(php_child_argv($opt, 'worker', ['--slot', $w, '--gen', $g,
+            '--supervisor', $SUPERVISOR, '--hard-stop', sprintf('%.3f', $hardStop)]));
+        $execStarts++;
+    } else {
+        [$pid, $sock] = spawn(function ($sock) use ($S, $w, $g, $opt, $hardStop) {
+            global $SUPERVISOR;
+            worker($S, $sock, $w, $g, $opt, $SUPERVISOR, $hardStop);
+        }, sockets_of($workers));
+    }
     $now = microtime(true);
     // The watchdog clock belongs to the slot, not the incarnation: a respawned worker has to complete
     // operations to count as progress, so a table that wedges every newcomer is still seen as a hang.
@@ -825,6 +1010,7 @@ $bury = function (int $w) use (&$workers, $consume, &$slack) {
     if (is_resource($x['sock'])) {
         fclose($x['sock']);
     }
+    forget_proc($x['pid']);
 };
 /* Describe where a process is stuck, from /proc. */
 function where_is(int $pid): string
@@ -932,9 +1118,10 @@ foreach ($workers as $w => $x) {
     $bury($w);
 }
 
-note(sprintf('chaos: %d SIGKILLs survived, %d operations in %.1f s (%d/s), %d errors reported by workers%s',
+note(sprintf('chaos: %d SIGKILLs survived, %d operations in %.1f s (%d/s), %d errors reported by workers%s%s',
     $kills, $opsDone, $runTime, $opsDone / max($runTime, 0.001), $errorCount,
-    $opt['allow-oom'] ? ", $oomWrites writes refused (set()/setMany() false)" : ''));
+    $opt['allow-oom'] ? ", $oomWrites writes refused (set()/setMany() false)" : '',
+    $opt['spawn'] !== 'fork' ? "; $execStarts of " . ($respawns + $W) . ' worker incarnations started separately' : ''));
 foreach ($errors as $e) {
     note("  error: $e");
 }
@@ -954,9 +1141,14 @@ check($unexpected === [], 'no worker died except by SIGKILL', count($unexpected)
 
 // ---- the probe, with its own deadline ------------------------------------------------------------------
 
-[$ppid, $psock] = spawn(function ($sock) use ($S, $opt, $initialFree) {
-    probe($S, $sock, $opt, $initialFree);
-}, []);
+if ($opt['segment'] !== '') {
+    // A process that shares nothing with this run but the name: it maps the segment on its own.
+    [$ppid, $psock] = start_php(php_child_argv($opt, 'probe', ['--initial-free', $initialFree ?? -1]));
+} else {
+    [$ppid, $psock] = spawn(function ($sock) use ($S, $opt, $initialFree) {
+        probe($S, $sock, $opt, $initialFree);
+    }, []);
+}
 $pdata = '';
 $pdeadline = microtime(true) + $opt['probe-timeout'];
 $probeEof = false;
@@ -978,6 +1170,7 @@ if (!$probeEof) {
 }
 pcntl_waitpid($ppid, $pst);
 unset($CHILDREN[$ppid]);
+forget_proc($ppid);
 $probe = $probeEof ? json_decode(trim($pdata), true) : null;
 if (!check($probeEof, "the probe finished within {$opt['probe-timeout']} s",
     $probeEof ? '' : "killed after {$opt['probe-timeout']} s; it was at: $where")) {
@@ -989,7 +1182,19 @@ if (!check($probeEof, "the probe finished within {$opt['probe-timeout']} s",
         check($ok, $what, $detail);
     }
     $info = $probe['info'];
-    $evicted = ($info['evictions'] ?? 0) > 0 || ($info['expunges'] ?? 0) > 0;
+    if ($opt['segment'] !== '') {
+        // What it attached to is the run's segment (same file, same creation), not a new one; and the
+        // supervisor and the probe are the only processes it counts: the reader slots of every worker
+        // killed, forked or started separately, have been released (attaching releases those of dead
+        // processes; so may the probe's writes, before it reports).
+        $seen = array_intersect_key($info, array_flip(['segment_path', 'segment_created', 'start_time', 'processes']));
+        check(($info['segment_path'] ?? null) === $st0['segment_path'] && ($info['segment_created'] ?? null) === false
+            && ($info['start_time'] ?? null) === $st0['start_time'] && ($info['processes'] ?? null) === 2,
+            'probe: the separately started probe attached to the segment of the run (did not create one), and counts 2 processes attached: the supervisor and itself',
+            json_encode($seen) . "; the run's: {$st0['segment_path']}, start_time {$st0['start_time']}");
+    }
+    $evictions = ($info['evictions'] ?? 0) - $evictionsBefore;
+    $evicted = $evictions > 0 || ($info['expunges'] ?? 0) > 0;
     $cbad = [];
     foreach ($probe['counters'] as $c => $v) {
         $lo = $confirmed[$c];
@@ -1005,8 +1210,8 @@ if (!check($probeEof, "the probe finished within {$opt['probe-timeout']} s",
         // The table is many times larger than the data, but the entries replaced during the run stay
         // retired while a killed reader's slot pins them: the heap fills up with them. A writer must then
         // reap the dead readers and reuse that memory, never evict a live entry.
-        check($info['evictions'] === 0, 'no live entry was evicted: memory pinned by killed readers was reaped, not made up for by eviction',
-            "evictions {$info['evictions']}");
+        check($evictions === 0, 'no live entry was evicted: memory pinned by killed readers was reaped, not made up for by eviction',
+            "evictions {$evictions}" . ($evictionsBefore ? " during the run ({$info['evictions']} in the segment's life)" : ''));
     }
     if (isset($info['lock_repairs'])) {
         note(sprintf('chaos: lock repairs %d, slots used %d/%d, evictions %d, oom %d, retired bytes %d, entries %d',

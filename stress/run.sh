@@ -9,6 +9,9 @@
 #                   that returns false is counted, not failed (--allow-oom): with the table full, a reader
 #                   descheduled or being killed inside a read makes a writer that needs the memory it pins
 #                   wait up to 200 ms and then give up, which api.md allows; everything else is checked
+#   chaos-segment   the same for 4 s on a named segment in a temporary directory (removed at the end),
+#                   its odd worker slots separately started PHPs that attach while others are killed, and
+#                   the probe one more, started after the run (--spawn mixed)                  (limit 150 s)
 #   fpm             stress/fpm/run.sh: php-fpm + nginx + ab/wrk, reloads, logs               (limit 240 s)
 # and, only with CHAOS_APCU=1, the chaos harness against APCu for comparison (reported, never counted:
 # APCu is expected to wedge when a worker dies holding its lock).
@@ -16,7 +19,7 @@
 # Each part prints its own `NAME: N passed, N failed`; the last line is the sum, `N passed, N failed`.
 # Exit status 1 when anything failed or a part ended without its summary line.
 # Environment: PHP (the php binary, default: php), NO_INSTALL=1 (the fpm part installs nothing),
-# CHAOS_SECONDS (default 6), STRESS_PARTS="chaos chaos-pressure fpm" picks parts, KEEP=1 keeps the logs
+# CHAOS_SECONDS (default 6), STRESS_PARTS="chaos chaos-pressure chaos-segment fpm" picks parts, KEEP=1 keeps the logs
 # (they are kept anyway when something failed).
 set -uo pipefail
 {
@@ -25,7 +28,7 @@ SO=${1:-${TABLE_SO:-}}
 PHP=${PHP:-php}
 . "$HERE/../scripts/lib.sh"
 php_without_installed_table "$PHP"   # the table.so given, not one installed system-wide
-PARTS=${STRESS_PARTS:-chaos chaos-pressure fpm}
+PARTS=${STRESS_PARTS:-chaos chaos-pressure chaos-segment fpm}
 if [ -z "$SO" ] || [ ! -f "$SO" ]; then
 	echo "usage: bash stress/run.sh /abs/path/to/table.so   (or TABLE_SO=...)${SO:+; no such file: $SO}"
 	echo "0 passed, 1 failed"
@@ -33,6 +36,8 @@ if [ -z "$SO" ] || [ ! -f "$SO" ]; then
 fi
 SO=$(realpath "$SO")
 LOGDIR=$(mktemp -d /tmp/table-stress.XXXXXX)
+SEGDIR=""   # chaos-segment's segment directory; removed when the part ends, or by this trap if it never does
+trap 'if [ -n "$SEGDIR" ]; then rm -rf "$SEGDIR"; fi' EXIT
 TOTAL_P=0 TOTAL_F=0
 LINES=()
 
@@ -66,6 +71,13 @@ for p in $PARTS; do
 		chaos-pressure)
 			part chaos-pressure 150 "$PHP" -d "extension=$SO" -d table.memory=4M -d table.eviction_policy=lru \
 				"$HERE/chaos.php" --seconds 4 --allow-oom ;;
+		chaos-segment)
+			# in /dev/shm (memory, as in production) when there is one
+			SEGDIR=$(mktemp -d /dev/shm/table-stress-seg.XXXXXX 2>/dev/null || mktemp -d /tmp/table-stress-seg.XXXXXX)
+			part chaos-segment 150 "$PHP" -d "extension=$SO" "$HERE/chaos.php" --seconds 4 \
+				--segment chaos --segment-dir "$SEGDIR" --spawn mixed
+			rm -rf "$SEGDIR"
+			SEGDIR="" ;;
 		fpm)
 			part fpm 240 bash "$HERE/fpm/run.sh" "$SO" ;;
 		*)

@@ -18,9 +18,17 @@
 #   6. SIGUSR1 (reopen logs) and SIGUSR2 (graceful reload): what happens to the table's contents
 #   7. the FPM error log holds nothing but the expected lines (every accepted pattern is listed below),
 #      the PHP error log nothing but the one expected fatal error, and no zend_signal warning anywhere
+#   8. named segments: a second php-fpm configuration (behind the same nginx, on the same ports) whose
+#      pools seg-a and seg-b name two segments (php_admin_value[table.segment] = pool-a / pool-b, and
+#      table.segment_dir a temporary directory): what is set through one pool is not seen through the
+#      other; php-fpm is stopped completely (master and workers gone, no process maps either file) and
+#      started again, and each pool still reads what it wrote, from the same segment; a CLI
+#      (php -n -d extension=... -d table.segment=pool-a ...) reads what seg-a's workers wrote and not
+#      seg-b's, and what it writes is read through seg-a; both logs hold nothing unexpected
 #
 # It installs what it needs (phpX.Y-fpm nginx apache2-utils wrk curl) unless NO_INSTALL=1, stops every
-# process it started (trap), and ends with `fpm: N passed, N failed`; exit status 1 on any failure.
+# process it started and removes the segment files (trap), and ends with `fpm: N passed, N failed`; exit
+# status 1 on any failure.
 # Environment: FPM_REQUESTS (ab requests, default 4000), FPM_WRK_SECONDS (default 5), KEEP=1 keeps the
 # temporary directory (configs and logs) for inspection; it is always kept when a check failed.
 set -uo pipefail
@@ -54,7 +62,12 @@ for t in "$FPM_BIN" "$NGINX_BIN" "$(command -v ab)" "$(command -v wrk)" "$(comma
 done
 
 DIR=$(mktemp -d /tmp/table-fpm.XXXXXX)
-trap fpm_cleanup EXIT
+SEGDIR=""   # part 8's segment directory: removed whatever happened (its files are the size of the table)
+cleanup() {
+	fpm_cleanup
+	if [ -n "$SEGDIR" ]; then rm -rf "$SEGDIR"; fi
+}
+trap cleanup EXIT
 trap 'echo "fpm: interrupted"; exit 1' INT TERM
 
 FPM_PORT=$(fpm_free_port)
@@ -65,7 +78,7 @@ while [ "$HTTP_PORT" = "$FPM_PORT" ] || [ "$HTTP_PORT" = "$FPM_PORT2" ]; do HTTP
 URL="http://127.0.0.1:$HTTP_PORT"
 mkdir -p "$DIR/www" "$DIR/tmp" "$DIR/other"
 cp "$HERE"/www/*.php "$DIR/www/"
-cp "$HERE"/www/info.php "$HERE"/www/kv.php "$DIR/other/"
+cp "$HERE"/www/info.php "$HERE"/www/kv.php "$HERE"/www/segment.php "$DIR/other/"
 
 ROOT_USER=0
 [ "$(id -u)" -eq 0 ] && ROOT_USER=1
@@ -284,11 +297,17 @@ HITS=$(json hits <<<"$(get info.php)")
 check '[ "$HITS" = 400 ]' "after the reload the new table counts exactly again (400 of 400)" "counter $HITS"
 
 # --- 7. stop, then read the logs ----------------------------------------------------------------------
+# alive_of PID...: those of the pids that are still processes of this php-fpm binary
+alive_of() { local p; for p in "$@"; do [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$MASTER_EXE" ] && echo "$p"; done; }
+OLD_CHILDREN=$(fpm_children | tr '\n' ' ')
 kill -QUIT "$FPM_PID"
 fpm_wait_for 10 '! kill -0 "$FPM_PID" 2>/dev/null'
 check '! kill -0 "$FPM_PID" 2>/dev/null' "SIGQUIT stops php-fpm gracefully within 10 s"
 wait "$FPM_PID" 2>/dev/null
 FPM_PID=""
+# Its workers are gone with it: forget their pids, which the cleanup would otherwise SIGKILL, whatever
+# process has them by then.
+[ -z "$(alive_of $OLD_CHILDREN)" ] && : >"$DIR/fpm-children"
 
 # Every line of the FPM error log must be one of these (after the "[date] " prefix). Lines before the
 # spin phase and after it may only be the normal lifecycle notices; the spin phase adds FPM's own
@@ -309,5 +328,120 @@ NFATAL=$(grep -c 'fatal inside remember (expected' "$DIR/php-error.log" 2>/dev/n
 check '[ -z "$PHPERR" ] && [ "$NFATAL" = 1 ]' "the PHP error log holds only the one expected fatal error" "${NFATAL:-0} expected fatal(s); other lines: $(head -n 5 <<<"$PHPERR" | tr '\n' '|')"
 NGX=$(grep -E '\[(emerg|alert|crit)\]' "$DIR/nginx-error.log" 2>/dev/null | head -n 3)
 check '[ -z "$NGX" ]' "nginx logged no emerg/alert/crit" "$NGX"
+
+# --- 8. named segments: two pools, two names; a full restart; a CLI on one of them ---------------------
+# A second configuration on the same ports, so the same nginx serves it: seg-a at /, seg-b at /other/.
+SEGDIR=$(mktemp -d /dev/shm/table-fpm-seg.XXXXXX 2>/dev/null || mktemp -d /tmp/table-fpm-seg.XXXXXX)
+SEG_MEMORY=8M
+sed -e "s|^error_log=.*|error_log=$DIR/php-named-error.log|" -e "s|^table.memory=.*|table.memory=$SEG_MEMORY|" \
+	"$DIR/php.ini" >"$DIR/php-named.ini"
+{
+	cat <<EOF
+[global]
+pid = $DIR/fpm-named.pid
+error_log = $DIR/fpm-named-error.log
+log_level = notice
+daemonize = no
+EOF
+	pool seg-a "$FPM_PORT" 2
+	printf 'php_admin_value[table.segment] = pool-a\nphp_admin_value[table.segment_dir] = %s\n' "$SEGDIR"
+	pool seg-b "$FPM_PORT2" 2
+	printf 'php_admin_value[table.segment] = pool-b\nphp_admin_value[table.segment_dir] = %s\n' "$SEGDIR"
+} >"$DIR/fpm-named.conf"
+named_ready() { local n; n=$(grep -c 'ready to handle connections' "$DIR/fpm-named-error.log" 2>/dev/null); echo "${n:-0}"; }
+# start_named: start php-fpm on the named configuration; status 0 once it is ready and both pools serve
+start_named() {
+	local before
+	before=$(named_ready)
+	PHP_INI_SCAN_DIR= "$FPM_BIN" -F -y "$DIR/fpm-named.conf" -c "$DIR/php-named.ini" $([ $ROOT_USER = 1 ] && echo -R) >>"$DIR/fpm-named-stdout.log" 2>&1 &
+	FPM_PID=$!
+	fpm_wait_for 15 '[ "$(named_ready)" -gt "$before" ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/segment.php" | grep -q 200 && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/other/segment.php" | grep -q 200'
+}
+# distinct FIELD...: of the JSON objects on stdin, one a line, the distinct values of FIELD... (joined by
+# spaces; null, true, false as words), each followed by a comma, sorted: "v1,v2,"
+distinct() { php -n -r '$seen = []; while (($l = fgets(STDIN)) !== false) { $o = json_decode($l, true); $seen[implode(" ", array_map(fn($f) => var_export($o[$f] ?? null, true), array_slice($argv, 1)))] = 1; } ksort($seen); foreach ($seen as $v => $_) echo str_replace(["'"'"'", "NULL"], ["", "null"], $v), ",";' "$@"; }
+# values PATH: the distinct `value`s of 6 GETs of PATH (so that several workers answer)
+values() { local i; for i in 1 2 3 4 5 6; do get "$1"; done | distinct value; }
+# segments PATH: the distinct "segment_path segment_created start_time" of 6 GETs of PATH
+segments() { local i; for i in 1 2 3 4 5 6; do get "$1"; done | distinct segment_path segment_created start_time; }
+# isolated: the reads that tell the two pools' tables apart, as one line
+isolated() {
+	local k
+	for k in iso only-a only-b; do printf 'a:%s=%s ' "$k" "$(values "kv.php?op=get&k=$k")"; done
+	for k in iso only-b only-a; do printf 'b:%s=%s ' "$k" "$(values "other/kv.php?op=get&k=$k")"; done
+}
+
+if ! start_named; then
+	bad "php-fpm with pools on named segments starts and serves both pools" "$(tail -n 5 "$DIR/fpm-named-error.log" "$DIR/fpm-named-stdout.log" 2>/dev/null | tr '\n' ' ')"
+	finish
+fi
+echo "  named segments: master $FPM_PID, pool seg-a (table.segment=pool-a) at $URL/, seg-b (pool-b) at $URL/other/, in $SEGDIR"
+SEG_A=$(for i in 1 2 3 4 5 6; do get segment.php; done | distinct segment_path start_time)   # whichever created it
+SEG_B=$(for i in 1 2 3 4 5 6; do get other/segment.php; done | distinct segment_path start_time)
+check '[ "${SEG_A% *}" = "$SEGDIR/php-table.pool-a" ] && [ "${SEG_B% *}" = "$SEGDIR/php-table.pool-b" ] && [ -f "$SEGDIR/php-table.pool-a" ] && [ -f "$SEGDIR/php-table.pool-b" ]' \
+	"named: the workers of pool seg-a are on segment pool-a, those of seg-b on pool-b (php_admin_value per pool)" "seg-a: $SEG_A; seg-b: $SEG_B"
+
+TOKA="a$RANDOM$RANDOM" TOKB="b$RANDOM$RANDOM"
+get "kv.php?op=set&k=iso&v=$TOKA" >/dev/null
+get "other/kv.php?op=set&k=iso&v=$TOKB" >/dev/null
+get "kv.php?op=set&k=only-a&v=$TOKA" >/dev/null
+get "other/kv.php?op=set&k=only-b&v=$TOKB" >/dev/null
+EXPECT_ISO="a:iso=$TOKA, a:only-a=$TOKA, a:only-b=null, b:iso=$TOKB, b:only-b=$TOKB, b:only-a=null, "
+ISO=$(isolated)
+check '[ "$ISO" = "$EXPECT_ISO" ]' \
+	"named: a value set through seg-a is not seen through seg-b, nor one set through seg-b through seg-a; one key holds each pool's own value" "got: $ISO; expected: $EXPECT_ISO"
+
+# A full stop: the master gone, its workers gone, and no process left that maps either segment.
+NAMED_CHILDREN=$(fpm_children | tr '\n' ' ')
+OLD_MASTER=$FPM_PID
+kill -QUIT "$FPM_PID"
+fpm_wait_for 10 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of $NAMED_CHILDREN)" ]'
+wait "$FPM_PID" 2>/dev/null
+MAPPED=$(grep -ls "$SEGDIR/php-table" /proc/[0-9]*/maps 2>/dev/null | tr '\n' ' ')
+check '! kill -0 "$OLD_MASTER" 2>/dev/null && [ -z "$(alive_of $NAMED_CHILDREN)" ] && [ -z "$MAPPED" ] && [ -f "$SEGDIR/php-table.pool-a" ] && [ -f "$SEGDIR/php-table.pool-b" ]' \
+	"named: php-fpm stopped completely (SIGQUIT): master and workers gone, no process maps either segment, both files still there" \
+	"master alive: $(kill -0 "$OLD_MASTER" 2>/dev/null && echo yes || echo no); workers alive: $(alive_of $NAMED_CHILDREN | tr '\n' ' '); mapped by: $MAPPED"
+FPM_PID=""
+[ -z "$(alive_of $NAMED_CHILDREN)" ] && : >"$DIR/fpm-children"
+
+if ! start_named; then
+	bad "php-fpm with pools on named segments starts again after the stop" "$(tail -n 5 "$DIR/fpm-named-error.log" "$DIR/fpm-named-stdout.log" 2>/dev/null | tr '\n' ' ')"
+	finish
+fi
+ISO=$(isolated)
+SEG_A2=$(segments segment.php)
+SEG_B2=$(segments other/segment.php)
+echo "  restarted: master $OLD_MASTER -> $FPM_PID; seg-a workers: $SEG_A2; seg-b workers: $SEG_B2"
+check '[ "$FPM_PID" != "$OLD_MASTER" ] && [ "$ISO" = "$EXPECT_ISO" ]' \
+	"named: after the restart (a new master) each pool reads what was written through it before, and still not what the other wrote" "got: $ISO; expected: $EXPECT_ISO"
+check '[ "$SEG_A2" = "$SEGDIR/php-table.pool-a false ${SEG_A##* }" ] && [ "$SEG_B2" = "$SEGDIR/php-table.pool-b false ${SEG_B##* }" ]' \
+	"named: the new workers attached to the same segments (none created one; each segment's start time unchanged)" "seg-a: $SEG_A2 (before: $SEG_A); seg-b: $SEG_B2 (before: $SEG_B)"
+
+# A CLI started on its own on pool-a, while php-fpm runs.
+TOKC="c$RANDOM$RANDOM"
+CLI=$(php -n -d "extension=$SO" -d table.segment=pool-a -d "table.segment_dir=$SEGDIR" -d "table.memory=$SEG_MEMORY" -r '
+	$st = Shm\Table::stats();
+	echo json_encode(["iso" => Shm\Table::get("iso"), "only-a" => Shm\Table::get("only-a"), "only-b" => Shm\Table::get("only-b"),
+		"segment_path" => $st["segment_path"], "segment_created" => $st["segment_created"],
+		"set" => Shm\Table::set("from-cli", $argv[1])]);' "$TOKC" 2>&1)
+echo "  CLI on pool-a: $CLI"
+check '[ "$(json iso <<<"$CLI")" = "$TOKA" ] && [ "$(json only-a <<<"$CLI")" = "$TOKA" ] && [ "$(json only-b <<<"$CLI")" = null ] && [ "$(json segment_path <<<"$CLI")" = "$SEGDIR/php-table.pool-a" ] && [ "$(json segment_created <<<"$CLI")" = false ]' \
+	"named: a CLI (php -n -d table.segment=pool-a) reads what seg-a's workers wrote, and not what seg-b's did" "$CLI"
+FROM_A=$(values 'kv.php?op=get&k=from-cli')
+FROM_B=$(values 'other/kv.php?op=get&k=from-cli')
+check '[ "$(json set <<<"$CLI")" = true ] && [ "$FROM_A" = "$TOKC," ] && [ "$FROM_B" = "null," ]' \
+	"named: a value the CLI wrote is read through pool seg-a (and not through seg-b)" "seg-a: $FROM_A seg-b: $FROM_B"
+
+NAMED_CHILDREN=$(fpm_children | tr '\n' ' ')
+kill -QUIT "$FPM_PID"
+fpm_wait_for 10 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of $NAMED_CHILDREN)" ]'
+wait "$FPM_PID" 2>/dev/null
+FPM_PID=""
+[ -z "$(alive_of $NAMED_CHILDREN)" ] && : >"$DIR/fpm-children"
+NAMED_LIFECYCLE=${LIFECYCLE//'(www|other)'/'(seg-a|seg-b)'}
+UNEXPECTED=$(sed -E 's/^\[[^]]*\] //' "$DIR/fpm-named-error.log" | while IFS= read -r msg; do [[ "$msg" =~ $NAMED_LIFECYCLE ]] || echo "$msg"; done)
+check '[ -z "$UNEXPECTED" ] && [ ! -s "$DIR/php-named-error.log" ]' \
+	"named: the FPM error log holds only lifecycle notices, and the PHP error log nothing" \
+	"$(head -n 5 <<<"$UNEXPECTED" | tr '\n' '|') $(head -n 5 "$DIR/php-named-error.log" 2>/dev/null | tr '\n' '|')"
 finish
 }
