@@ -14,8 +14,8 @@
 #            workers, namespaces, version, prune; keys as ApcuAdapter treats them (assertions off and
 #            on); a FrameworkBundle kernel with cache.adapter.table pools (TableBundle)
 #   laravel  Shm\Cache\Laravel\TableStore through Illuminate\Cache\Repository, locks across forked
-#            workers, the service provider through CacheManager; prefix and tags run against both the
-#            table and the apc driver
+#            workers, a lock's TTL running out at each moment of its release(), the service provider
+#            through CacheManager; prefix and tags run against both the table and the apc driver
 #   signatures  the PSR classes load against psr/cache and psr/simple-cache 2 and 3 (Debian has 1)
 #   readme   the snippets of README's "Use it from Symfony / Laravel / PSR-16" section
 # --zero-copy runs PHP with -d table.zero_copy=1 (arrays read straight from shared memory).
