@@ -567,6 +567,9 @@ header a.login { color: #fff; }
     // What table.memory holds besides the heap: the header, the locks, remember()'s claims and the index
     // (bucket heads). The reader slots, their hold lists and the namespace tables live after table.memory.
     $meta = max(0, $size - $used - $free);
+    // The zero-copy budget bounds the bytes of held entries, live or retired (docs/zero-copy.md), not the
+    // retired bytes; a core without held_bytes compared retired bytes with it.
+    [$budgetOf, $budgetUsed] = isset($s['held_bytes']) ? ['held bytes', (int) $s['held_bytes']] : ['retired bytes', $retired];
     $largest = $s['memory_largest_free'] ?? null;
     $frag = ($largest !== null && $free > 0) ? 1 - $largest / $free : null;
     $parts = [
@@ -673,7 +676,7 @@ header a.login { color: #fff; }
 <h2>Zero-copy reads</h2>
 <dl>
 <dt>this process (<?= ts_h(PHP_SAPI) ?>)</dt><dd><?= ts_fig('zero_copy', (bool) $s['zero_copy'], $s['zero_copy'] ? 'on' : 'off') ?></dd>
-<dt>budget (retired bytes)</dt><dd><?= ts_fig('zero_copy_budget', $s['zero_copy_budget'], ts_bytes($s['zero_copy_budget'])) ?>, <?= ts_pct($retired, $s['zero_copy_budget']) ?> used</dd>
+<dt>budget (<?= $budgetOf ?>)</dt><dd><?= ts_fig('zero_copy_budget', $s['zero_copy_budget'], ts_bytes($s['zero_copy_budget'])) ?>, <?= ts_fig('zero_copy_budget_used', round($budgetUsed / max(1, $s['zero_copy_budget']), 4), ts_pct($budgetUsed, $s['zero_copy_budget'])) ?> used</dd>
 <dt>reads without a copy</dt><dd><?= ts_fig('zero_copy_reads', $s['zero_copy_reads']) ?></dd>
 <dt>copied reads</dt><dd><?= ts_fig('copied_reads', $s['copied_reads']) ?></dd>
 </dl>

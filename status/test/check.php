@@ -715,7 +715,8 @@ if (($zc = serve('127.0.0.1', $tmp, $so, ['table.zero_copy=1'], 2)) !== null) {
         json_encode(['holding' => $holding, 'changed by the page' => array_diff_assoc(array_filter((array) $before, 'is_scalar'), array_filter((array) $after, 'is_scalar')),
             'held_retired_bytes' => $s['held_retired_bytes'] ?? null,
             'used - live - retired_bytes' => $outOfQueue]));
-    $want = memory_parts($s) + ['held_retired_bytes' => (string) $s['held_retired_bytes']];
+    $want = memory_parts($s) + ['held_retired_bytes' => (string) $s['held_retired_bytes'],
+        'zero_copy_budget_used' => (string) round($s['held_bytes'] / $s['zero_copy_budget'], 4)];
     $diff = [];
     foreach ($want as $k => $v) {
         if (($fig[$k] ?? null) !== $v) {
@@ -727,7 +728,7 @@ if (($zc = serve('127.0.0.1', $tmp, $so, ['table.zero_copy=1'], 2)) !== null) {
         $rects[$r->getAttribute('data-part')] = (float) $r->getAttribute('width');
     }
     check($st === 200 && $diff === [] && abs(array_sum($rects) - 1000) < 0.1 && min($rects) >= 0,
-        'with it held, the bar shows live = the namespaces\' bytes, held = held_retired_bytes, retired = the rest of used, summing to the segment',
+        'with it held, the bar shows live = the namespaces\' bytes, held = held_retired_bytes, retired = the rest of used, summing to the segment; the budget use is held_bytes',
         "HTTP $st; " . implode('; ', $diff) . '; rects ' . json_encode($rects));
     check(($held['intact'] ?? false) === true && ($held['held_entries'] ?? 0) === 1,
         'the holder read its array without a copy and found it intact after the overwrite', json_encode($held));
