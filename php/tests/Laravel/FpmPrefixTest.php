@@ -11,8 +11,9 @@ use Shm\Cache\Tests\Support\Fpm;
  * Two Laravel applications served by ONE php-fpm pool, as two sites of a host often are: application A
  * (cache.prefix "appa", fpm/appa.php) and application B ("appb", fpm/appb.php), both using the `table`
  * driver through Laravel's CacheManager and Repository, in a real php-fpm of this PHP that loads the
- * table.so under test (php/tests/run.sh passes it as TABLE_SO). Requests go to the pool over FastCGI,
- * as from a web server. The same runs with Laravel's `apc` driver when APCu loads in that php-fpm.
+ * table.so under test (TABLE_SO, which php/tests/run.sh sets; else the table.so this PHP has loaded).
+ * Requests go to the pool over FastCGI, as from a web server. The same runs with Laravel's `apc` driver
+ * when APCu loads in that php-fpm.
  *
  * Skipped only when no php-fpm of this PHP is installed (the skip message says what was looked for).
  */
@@ -25,9 +26,9 @@ final class FpmPrefixTest extends TestCase
 
     public static function setUpBeforeClass(): void
     {
-        $so = getenv('TABLE_SO');
+        $so = self::tableSo();
         $bin = Fpm::find($why);
-        if ($bin === null || $so === false || $so === '') {
+        if ($bin === null || $so === null) {
             return;   // setUp() skips or fails, with the reason
         }
         // php/tests/run.sh names the directory (and stops a php-fpm left running in it); else one of our own.
@@ -65,13 +66,28 @@ final class FpmPrefixTest extends TestCase
 
     protected function setUp(): void
     {
-        if (getenv('TABLE_SO') === false || getenv('TABLE_SO') === '') {
-            $this->fail('TABLE_SO (the table.so for php-fpm to load) is not set: run php/tests/run.sh');
+        if (self::tableSo() === null) {
+            $this->fail('no table.so for php-fpm to load: TABLE_SO is not set (php/tests/run.sh sets it) and /proc/self/maps names none');
         }
         if (self::$fpm === null) {
             Fpm::find($why);
             $this->markTestSkipped((string) $why);
         }
+    }
+
+    /** The table.so under test: TABLE_SO (php/tests/run.sh), else the one this PHP has loaded. */
+    private static function tableSo(): ?string
+    {
+        $so = getenv('TABLE_SO');
+        if ($so !== false && $so !== '') {
+            return $so;
+        }
+        foreach (@file('/proc/self/maps', FILE_IGNORE_NEW_LINES) ?: [] as $line) {
+            if (preg_match('#\s(/\S*/table\.so)$#', $line, $m)) {
+                return $m[1];
+            }
+        }
+        return null;
     }
 
     /** @return array<string, array{string}> */
@@ -106,7 +122,8 @@ final class FpmPrefixTest extends TestCase
     public function testTwoPrefixesStayApartAndCacheClearOfOneLeavesTheOther(string $driver): void
     {
         if ($driver === 'apc' && !$this->app('a', 'apc', ['op' => 'info'])['apcu']) {
-            $this->markTestSkipped(self::$apcu ? 'APCu did not load in php-fpm (see ' . self::$dir . '/php-error.log)' : 'no apcu.so in ' . ini_get('extension_dir'));
+            $this->markTestSkipped(self::$apcu ? 'APCu did not load in php-fpm (see ' . self::$dir . '/php-error.log)'
+                : 'no apcu.so in ' . ini_get('extension_dir'));
         }
         $this->assertTrue($this->app('a', $driver, ['op' => 'clear'])['ok']);
         $this->assertTrue($this->app('b', $driver, ['op' => 'clear'])['ok']);
@@ -140,7 +157,8 @@ final class FpmPrefixTest extends TestCase
         $r = self::$fpm->get(__DIR__ . "/fpm/app$app.php", ['driver' => $driver] + $query);
         $json = json_decode($r['body'], true);
         if ($r['status'] !== 200 || !\is_array($json)) {
-            $this->fail("app$app.php?" . http_build_query($query) . ": HTTP {$r['status']} {$r['body']} {$r['stderr']} " . $this->errorLog());
+            $this->fail("app$app.php?" . http_build_query($query) . ": HTTP {$r['status']} {$r['body']} {$r['stderr']} "
+                . $this->errorLog());
         }
         return $json;
     }

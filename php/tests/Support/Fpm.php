@@ -28,7 +28,8 @@ final class Fpm
     public static function find(?string &$why = null): ?string
     {
         $v = PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION;
-        $dirs = array_merge([\dirname(PHP_BINARY, 2) . '/sbin'], explode(PATH_SEPARATOR, (string) getenv('PATH')), ['/usr/sbin', '/usr/local/sbin']);
+        $dirs = array_merge([\dirname(PHP_BINARY, 2) . '/sbin'], explode(PATH_SEPARATOR, (string) getenv('PATH')),
+            ['/usr/sbin', '/usr/local/sbin']);
         $dirs = array_values(array_unique(array_filter($dirs, static fn (string $d): bool => $d !== '')));
         ob_start();
         phpinfo(INFO_GENERAL);
