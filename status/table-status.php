@@ -549,12 +549,27 @@ header a.login { color: #fff; }
     $used = $s['memory_used'];
     $free = $s['memory_free'];
     $retired = $s['retired_bytes'];
-    // Per-entry zero-copy holds, when the core reports them: held_bytes are the entries readers hold,
-    // held_retired_bytes those of them already retired (memory kept from reuse, part of retired_bytes).
-    $held = isset($s['held_retired_bytes']) ? (int) $s['held_retired_bytes'] : null;
-    $retiredOnly = max(0, $retired - (int) $held);
-    $live = max(0, $used - $retired);
-    $meta = max(0, $size - $used - $free);           // index, slots, locks, namespace tables
+    // The heap's used bytes are live entries, retired ones and, with zero-copy, retired ones that readers
+    // still hold (the core's consistency check, core/check.c, adds them up so). Live entries are what the
+    // namespaces hold. retired_bytes is the retire queue (entries waiting for readers' epochs to pass);
+    // held_retired_bytes, when the core reports it, counts every retired entry a zero-copy reader holds:
+    // those still in the queue and those moved out of it to wait for their holders' requests to end, which
+    // retired_bytes no longer counts. So "retired, not yet freed" is what is left of used after live and
+    // held, and not retired_bytes - held_retired_bytes (below 0, and the held list counted as live, when
+    // held entries have left the queue). Clamped: stats() reads the namespaces before the allocator.
+    $live = 0;
+    foreach ($s['namespaces'] as $one) {
+        $live += (int) $one['memory'];
+    }
+    $live = min($live, $used);
+    $held = isset($s['held_retired_bytes']) ? min((int) $s['held_retired_bytes'], $used - $live) : null;
+    $retiredOnly = $used - $live - (int) $held;
+    // What table.memory holds besides the heap: the header, the locks, remember()'s claims and the index
+    // (bucket heads). The reader slots, their hold lists and the namespace tables live after table.memory.
+    $meta = max(0, $size - $used - $free);
+    // The zero-copy budget bounds the bytes of held entries, live or retired (docs/zero-copy.md), not the
+    // retired bytes; a core without held_bytes compared retired bytes with it.
+    [$budgetOf, $budgetUsed] = isset($s['held_bytes']) ? ['held bytes', (int) $s['held_bytes']] : ['retired bytes', $retired];
     $largest = $s['memory_largest_free'] ?? null;
     $frag = ($largest !== null && $free > 0) ? 1 - $largest / $free : null;
     $parts = [
@@ -661,7 +676,7 @@ header a.login { color: #fff; }
 <h2>Zero-copy reads</h2>
 <dl>
 <dt>this process (<?= ts_h(PHP_SAPI) ?>)</dt><dd><?= ts_fig('zero_copy', (bool) $s['zero_copy'], $s['zero_copy'] ? 'on' : 'off') ?></dd>
-<dt>budget (retired bytes)</dt><dd><?= ts_fig('zero_copy_budget', $s['zero_copy_budget'], ts_bytes($s['zero_copy_budget'])) ?>, <?= ts_pct($retired, $s['zero_copy_budget']) ?> used</dd>
+<dt>budget (<?= $budgetOf ?>)</dt><dd><?= ts_fig('zero_copy_budget', $s['zero_copy_budget'], ts_bytes($s['zero_copy_budget'])) ?>, <?= ts_fig('zero_copy_budget_used', round($budgetUsed / max(1, $s['zero_copy_budget']), 4), ts_pct($budgetUsed, $s['zero_copy_budget'])) ?> used</dd>
 <dt>reads without a copy</dt><dd><?= ts_fig('zero_copy_reads', $s['zero_copy_reads']) ?></dd>
 <dt>copied reads</dt><dd><?= ts_fig('copied_reads', $s['copied_reads']) ?></dd>
 </dl>
@@ -742,7 +757,7 @@ header a.login { color: #fff; }
 <td class="key" data-sort="<?= ts_h(ts_name($name)) ?>"><?= $name === '' ? '<span class="mute">(default)</span>' : ts_h(ts_name($name)) ?></td>
 <td class="n" data-sort="<?= $count ?>"><?= ts_fig('ns_count', $count) ?></td>
 <td class="n" data-sort="<?= $bytes ?>"><?= ts_fig('ns_memory', $bytes, ts_bytes($bytes)) ?></td>
-<td class="n" data-sort="<?= $bytes ?>"><?= ts_pct($bytes, max(1, $used - $retired)) ?></td>
+<td class="n" data-sort="<?= $bytes ?>"><?= ts_pct($bytes, max(1, $live)) ?></td>
 <td class="n" data-sort="<?= $ttld ?? -1 ?>"><?= $ttld === null ? ($count ? '<span class="mute">n/a</span>' : '0') : ts_fig('ns_ttl', $ttld) ?></td>
 <td class="acts"><a class="btn" href="<?= ts_h(ts_url(['ns' => bin2hex($name), 'match' => null] + $view)) ?>#keys">keys</a><?= $count > 0 ? ts_action_form('clear', $name, null, 'clear', 'Clear ' . ts_ns_label($name) . ' (' . number_format($count) . ' entries)?') : '' ?></td>
 </tr>

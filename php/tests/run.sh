@@ -6,7 +6,8 @@
 # Without TABLE_SO it builds one from a fresh copy of the sources in build/adapters/ (scripts/lib.sh's
 # table_build). As root it installs what it needs from Debian's archive (NO_INSTALL=1: don't): PHPUnit,
 # the php-cache/integration-tests conformance suite, Symfony Cache and FrameworkBundle, Laravel's cache,
-# container and config, APCu (the apc driver and ApcuAdapter to compare with) and the PSR interfaces.
+# container and config, APCu (the apc driver and ApcuAdapter to compare with), the PSR interfaces and
+# php-fpm.
 # The suites:
 #   psr16    the conformance suite's SimpleCacheTest on Shm\Cache\SimpleCache, plus tests of its own
 #   psr6     the conformance suite's CachePoolTest on Shm\Cache\CacheItemPool, plus tests of its own
@@ -14,8 +15,10 @@
 #            workers, namespaces, version, prune; keys as ApcuAdapter treats them (assertions off and
 #            on); a FrameworkBundle kernel with cache.adapter.table pools (TableBundle)
 #   laravel  Shm\Cache\Laravel\TableStore through Illuminate\Cache\Repository, locks across forked
-#            workers, the service provider through CacheManager; prefix and tags run against both the
-#            table and the apc driver
+#            workers, a lock's TTL running out at each moment of its release(), the service provider
+#            through CacheManager; prefix and tags run against both the table and the apc driver; two
+#            applications with different prefixes in one pool of a real php-fpm of this PHP (FpmPrefixTest,
+#            skipped only when there is no such php-fpm), which loads TABLE_SO and nothing from the scan dir
 #   signatures  the PSR classes load against psr/cache and psr/simple-cache 2 and 3 (Debian has 1)
 #   readme   the snippets of README's "Use it from Symfony / Laravel / PSR-16" section
 # --zero-copy runs PHP with -d table.zero_copy=1 (arrays read straight from shared memory).
@@ -43,7 +46,8 @@ finish() { echo "adapters: $1 passed, $2 failed${3:+, $3 skipped}"; [ "$2" -eq 0
 
 if [ "${NO_INSTALL:-0}" != 1 ]; then
 	pkgs=(phpunit php-cache-integration-tests php-symfony-cache php-symfony-framework-bundle php-illuminate-cache
-		php-illuminate-container php-illuminate-config php-psr-cache php-psr-simple-cache php-apcu composer)
+		php-illuminate-container php-illuminate-config php-psr-cache php-psr-simple-cache php-apcu composer
+		$(php_deb_pkgs fpm))
 	[ -z "$PHP_ARG" ] && pkgs+=($(php_deb_pkgs cli))
 	[ -z "$SO" ] && pkgs+=($(php_deb_pkgs dev) build-essential autoconf automake libtool)
 	apt_ensure "${pkgs[@]}"
@@ -64,6 +68,19 @@ OUT="$TABLE_ROOT/build/adapters-phpunit"
 mkdir -p "$OUT"
 JUNIT="$OUT/junit.xml"
 rm -f "$JUNIT"
+# FpmPrefixTest's php-fpm works in here. It stops its php-fpm itself; should PHPUnit die first, this does.
+export TABLE_FPM_DIR="$OUT/fpm"
+rm -rf "$TABLE_FPM_DIR"
+stop_left_fpm() {
+	local pid
+	pid=$(cat "$TABLE_FPM_DIR/fpm.pid" 2>/dev/null) || return 0
+	[[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == */php-fpm* ]] || return 0
+	log "stopping the php-fpm FpmPrefixTest left running (pid $pid)"
+	kill -QUIT "$pid" 2>/dev/null
+	for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null
+}
+trap stop_left_fpm EXIT
 log "PHPUnit on $($PHP -r 'echo PHP_VERSION;') with $SO"
 TABLE_SO="$SO" "$PHP" -d "extension=$SO" "${PHP_OPTS[@]+"${PHP_OPTS[@]}"}" -d zend.assertions=-1 -d zend.signal_check=1 -d display_errors=1 -d apc.enable_cli=1 \
 	"$PHPUNIT" -c php/tests/phpunit.xml --log-junit "$JUNIT" "${EXTRA[@]+"${EXTRA[@]}"}"

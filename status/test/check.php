@@ -83,8 +83,9 @@ function free_port(string $host): int
     return (int) substr($name, strrpos($name, ':') + 1);
 }
 
-/* Start `php -S host:port`; returns its base URL once it accepts connections. */
-function serve(string $host, string $tmp, string $so, array $ini = []): ?string
+/* Start `php -S host:port`; returns its base URL once it accepts connections. $workers > 1: that many
+ * forked workers (PHP_CLI_SERVER_WORKERS), sharing the table as php-fpm's do. */
+function serve(string $host, string $tmp, string $so, array $ini = [], int $workers = 1): ?string
 {
     global $cleanup;
     $port = free_port($host);
@@ -95,6 +96,9 @@ function serve(string $host, string $tmp, string $so, array $ini = []): ?string
     array_push($cmd, '-S', "$host:$port", '-t', "$tmp/docroot");
     $env = getenv();
     unset($env['PHP_CLI_SERVER_WORKERS']);
+    if ($workers > 1) {
+        $env['PHP_CLI_SERVER_WORKERS'] = (string) $workers;
+    }
     $p = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$tmp/server-$host.log", 'a'],
         2 => ['file', "$tmp/server-$host.log", 'a']], $pipes, null, $env);
     if (!$p) {
@@ -103,6 +107,13 @@ function serve(string $host, string $tmp, string $so, array $ini = []): ?string
     $cleanup[] = function () use ($p) {
         $st = proc_get_status($p);
         if ($st['running']) {
+            // The forked workers too: they outlive a master that gets SIGTERM.
+            foreach (glob('/proc/[0-9]*/stat') ?: [] as $stat) {
+                $line = (string) @file_get_contents($stat);
+                if ($line !== '' && (int) explode(' ', substr($line, strrpos($line, ')') + 2))[1] === $st['pid']) {
+                    posix_kill((int) $line, SIGTERM);
+                }
+            }
             posix_kill($st['pid'], SIGTERM);
         }
         proc_close($p);
@@ -176,6 +187,23 @@ function dom(string $html): DOMXPath
     return new DOMXPath($d);
 }
 
+/*
+ * The memory bar's parts as the page must compute them from stats() $s: live entries are what the
+ * namespaces hold; held, the retired entries zero-copy readers hold (held_retired_bytes: in the retire
+ * queue or moved out of it); retired, the rest of memory used (the retire queue's entries nobody holds).
+ */
+function memory_parts(array $s): array
+{
+    $live = array_sum(array_column($s['namespaces'], 'memory'));
+    $held = $s['held_retired_bytes'] ?? 0;
+    $parts = ['part_live' => (string) $live, 'part_retired' => (string) ($s['memory_used'] - $live - $held),
+        'part_free' => (string) $s['memory_free'], 'part_meta' => (string) ($s['memory_size'] - $s['memory_used'] - $s['memory_free'])];
+    if (isset($s['held_retired_bytes'])) {
+        $parts['part_held'] = (string) $held;
+    }
+    return $parts;
+}
+
 /* data-stat => data-value of every figure outside the namespace and key tables. */
 function page_figures(DOMXPath $x): array
 {
@@ -231,13 +259,7 @@ foreach (['held_bytes', 'held_entries', 'held_retired_bytes', 'gc_runs', 'start_
 $expect['zero_copy'] = $s['zero_copy'] ? '1' : '0';
 $expect['hit_ratio'] = (string) round($s['hits'] / ($s['hits'] + $s['misses']), 4);
 $expect['fragmentation'] = (string) round(1 - $s['memory_largest_free'] / $s['memory_free'], 4);
-$expect['part_live'] = (string) ($s['memory_used'] - $s['retired_bytes']);
-$expect['part_free'] = (string) $s['memory_free'];
-$expect['part_meta'] = (string) ($s['memory_size'] - $s['memory_used'] - $s['memory_free']);
-$expect['part_retired'] = (string) max(0, $s['retired_bytes'] - ($s['held_retired_bytes'] ?? 0));
-if (isset($s['held_retired_bytes'])) {
-    $expect['part_held'] = (string) $s['held_retired_bytes'];
-}
+$expect = memory_parts($s) + $expect;
 $diff = [];
 foreach ($expect as $k => $v) {
     if (($fig[$k] ?? null) !== $v) {
@@ -268,10 +290,12 @@ $rects = [];
 foreach ($x->query('//*[@id="memory-bar"]/*[local-name()="rect"]') as $r) {
     $rects[$r->getAttribute('data-part')] = (float) $r->getAttribute('width');
 }
-$live = $s['memory_used'] - $s['retired_bytes'];
+$live = array_sum(array_column($s['namespaces'], 'memory'));
 check(isset($rects['live'], $rects['free'], $rects['retired'], $rects['meta']) && abs(array_sum($rects) - 1000) < 0.1
     && abs($rects['live'] - 1000 * $live / $s['memory_size']) < 0.01,
     'the memory bar draws live, retired, free and bookkeeping to scale', json_encode($rects));
+check($s['held_retired_bytes'] === 0 && $s['memory_used'] === $live + $s['retired_bytes'],
+    'nothing held: memory used is the live entries (the namespaces\' bytes) plus retired_bytes', json_encode([$s['memory_used'], $live, $s['retired_bytes']]));
 
 // the namespace table: every namespace of stats(), with its figures and TTL'd entries
 $rows = [];
@@ -659,6 +683,55 @@ if (($big = serve('127.0.0.1', $tmp, $so, ['table.memory=64M'])) !== null) {
     if (isset($opt['docs-shots'])) {
         chromium("$big/table-status.php?nspage=3", ['--screenshot=' . $opt['docs-shots'] . '/status-namespaces.png', '--window-size=1280,1900']);
     }
+}
+
+/* ---- the memory bar while a zero-copy reader holds a retired entry ------------------------------------ */
+// Two server workers share the table, as php-fpm's do: one request reads an array without copying,
+// overwrites its key and writes on until reclamation has moved the retired entry out of the retire
+// queue to wait for the holder, then stays until released; the other worker serves the page meanwhile.
+if (($zc = serve('127.0.0.1', $tmp, $so, ['table.zero_copy=1'], 2)) !== null) {
+    $h = parse_url($zc);
+    $holder = @stream_socket_client("tcp://{$h['host']}:{$h['port']}", $e, $es, 10);
+    $holder && fwrite($holder, "GET /fixture.php?hold=1 HTTP/1.0\r\nHost: {$h['host']}\r\n\r\n");
+    $holding = false;
+    for ($end = microtime(true) + 60; $holder && !$holding && microtime(true) < $end; usleep(50000)) {
+        $holding = (json_decode(http_get("$zc/fixture.php?has=" . bin2hex('holding') . '&ns=' . bin2hex('zc'))[1], true)['exists'] ?? false) === true;
+    }
+    $before = json_decode(http_get("$zc/fixture.php?stats=1")[1], true);
+    [$st, $html] = http_get("$zc/table-status.php");
+    $after = json_decode(http_get("$zc/fixture.php?stats=1")[1], true);
+    http_get("$zc/fixture.php?release=1");
+    $held = $holder ? json_decode(explode("\r\n\r\n", (string) stream_get_contents($holder), 2)[1] ?? '', true) : null;
+    $holder && fclose($holder);
+    $x = dom($html);
+    $fig = page_figures($x);
+    $s = $after;
+    $live = array_sum(array_column($s['namespaces'] ?? [], 'memory'));
+    $outOfQueue = $s['memory_used'] - $live - $s['retired_bytes'];
+    $memory = fn (?array $s): array => array_intersect_key((array) $s, array_flip(['memory_used', 'memory_free', 'retired_bytes',
+        'held_retired_bytes', 'held_bytes', 'namespaces']));
+    check($holding && $memory($before) == $memory($after) && $s['held_retired_bytes'] > 0 && $outOfQueue > 0,
+        'a zero-copy reader in another worker holds a retired entry that has left the retire queue (the bar\'s case to get right)',
+        json_encode(['holding' => $holding, 'changed by the page' => array_diff_assoc(array_filter((array) $before, 'is_scalar'), array_filter((array) $after, 'is_scalar')),
+            'held_retired_bytes' => $s['held_retired_bytes'] ?? null,
+            'used - live - retired_bytes' => $outOfQueue]));
+    $want = memory_parts($s) + ['held_retired_bytes' => (string) $s['held_retired_bytes'],
+        'zero_copy_budget_used' => (string) round($s['held_bytes'] / $s['zero_copy_budget'], 4)];
+    $diff = [];
+    foreach ($want as $k => $v) {
+        if (($fig[$k] ?? null) !== $v) {
+            $diff[] = "$k: page " . var_export($fig[$k] ?? null, true) . ", stats() $v";
+        }
+    }
+    $rects = [];
+    foreach ($x->query('//*[@id="memory-bar"]/*[local-name()="rect"]') as $r) {
+        $rects[$r->getAttribute('data-part')] = (float) $r->getAttribute('width');
+    }
+    check($st === 200 && $diff === [] && abs(array_sum($rects) - 1000) < 0.1 && min($rects) >= 0,
+        'with it held, the bar shows live = the namespaces\' bytes, held = held_retired_bytes, retired = the rest of used, summing to the segment; the budget use is held_bytes',
+        "HTTP $st; " . implode('; ', $diff) . '; rects ' . json_encode($rects));
+    check(($held['intact'] ?? false) === true && ($held['held_entries'] ?? 0) === 1,
+        'the holder read its array without a copy and found it intact after the overwrite', json_encode($held));
 }
 
 /* ---- screenshot -------------------------------------------------------------------------------------- */

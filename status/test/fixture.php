@@ -3,7 +3,8 @@
  * status/test/fixture.php - served next to table-status.php by status/test/check.php only (never shipped
  * to a web folder). ?seed=1 fills the table with known data, hostile names included; ?stats=1 returns
  * stats() as JSON, as the server process (which owns the table the page shows) sees it; ?seed=demo fills
- * it like a busy application's cache, for the README's screenshot.
+ * it like a busy application's cache, for the README's screenshot; ?hold=1 holds a retired entry as a
+ * zero-copy reader until ?release=1.
  */
 use Shm\Table;
 
@@ -85,6 +86,32 @@ if (isset($_GET['has'])) {
     $ns = hex2bin((string) ($_GET['ns'] ?? '')) ?: null;
     echo json_encode(['exists' => Table::exists((string) hex2bin((string) $_GET['has']), $ns), 'count' => Table::count($ns),
         'bystander' => Table::get('bystander')]);
+    return;
+}
+if (isset($_GET['hold'])) {
+    // A zero-copy reader (table.zero_copy=1) that keeps holding an entry after it was overwritten: the
+    // overwrite retires the entry, and the writes after it (more than one reclamation pass's worth) move it
+    // from the retire queue to the held list. Sets zc/holding, then stays until ?release=1 (60 s at most).
+    $record = ['blob' => str_repeat('h', 20000), 'n' => 1, 'name' => 'held'];
+    Table::set('held', $record, null, 'zc');
+    $held = Table::get('held', 'zc');
+    $entries = Table::stats()['held_entries'];
+    Table::set('held', 'replaced', null, 'zc');
+    for ($i = 0; $i < 40; $i++) {
+        Table::set('churn', str_repeat('c', 100 + $i), null, 'zc');
+    }
+    Table::set('holding', true, null, 'zc');
+    for ($end = microtime(true) + 60; !Table::exists('release', 'zc') && microtime(true) < $end; ) {
+        usleep(10000);
+    }
+    Table::delete('release', 'zc');
+    Table::delete('holding', 'zc');
+    echo json_encode(['intact' => $held === $record, 'held_entries' => $entries]);
+    return;
+}
+if (isset($_GET['release'])) {
+    Table::set('release', true, null, 'zc');
+    echo json_encode(['released' => true]);
     return;
 }
 if (isset($_GET['ini'])) {

@@ -5,10 +5,11 @@ declare(strict_types=1);
 namespace Shm\Cache\Tests\Laravel;
 
 use PHPUnit\Framework\TestCase;
+use Shm\Cache\Laravel\TableLock;
 use Shm\Cache\Laravel\TableStore;
 use Shm\Table;
 
-/** TableLock::release() is one atomic compare-and-delete (Shm\Table::deleteIf()). */
+/** TableLock::release() never frees a lock someone else holds, whenever the owner's TTL runs out. */
 final class TableLockTest extends TestCase
 {
     protected function setUp(): void
@@ -17,36 +18,60 @@ final class TableLockTest extends TestCase
     }
 
     /**
-     * The owner's TTL runs out after its ownership check, the next owner takes the lock, then the first
-     * owner releases: the next owner's lock survives. The same schedule with a release in two steps (cas
-     * to a marker, then delete, what release() did before) deletes the next owner's lock, which is why
-     * release() must be one step.
+     * Owner a's TTL runs out at each moment of a's release() in turn: before its first table call, between
+     * any two of them, after its last. The expiry is forced at that moment (the test deletes the key, as
+     * the table does when a TTL ends) and owner b then acquires the lock. Whatever the moment, b's lock
+     * survives a's release(); release() says false when the lock expired before it began, and true when
+     * the lock expired only after it ended.
+     *
+     * release() is one call (Shm\Table::deleteIf()), so there are two moments: before it (release() finds
+     * b's token and says false) and after it. The release in two steps that TableLock once had (cas() of
+     * the owner token to a marker, then delete()) has a third, between the two, and fails there: the
+     * delete() removes b's lock. (TableStoreTest::testLockTtlAndBlock has the same race with a real TTL,
+     * at the one moment a clock can hit: before the release.)
      */
-    public function testExpiryBetweenCheckAndDeleteKeepsTheNextOwnersLock(): void
+    public function testAnExpiryAtAnyMomentOfReleaseKeepsTheNextOwnersLock(): void
     {
-        $store = new TableStore('lk');
-
-        // Two steps, forced apart by the expiry: the second one deletes b's lock.
-        $a = $store->lock('job', 1);
+        // A release with nothing in the way: which table calls it makes.
+        $a = self::lock();
         $this->assertTrue($a->acquire());
-        $this->assertTrue(Table::cas('job', $a->owner(), "\0released\0" . $a->owner(), 'lk:locks'));
-        $this->waitUntilExpired('job');
-        $b = $store->lock('job', 60);
-        $this->assertTrue($b->acquire());
-        Table::delete('job', 'lk:locks');
-        $this->assertFalse(Table::exists('job', 'lk:locks'), 'two steps: the next owner\'s lock was deleted');
-
-        // release(): checked and deleted in one step, so b's lock survives a's late release.
-        $a = $store->lock('job', 1);
-        $this->assertTrue($a->acquire());
-        $this->assertSame($a->owner(), Table::get('job', 'lk:locks'));   // the check, before the TTL runs out
-        $this->waitUntilExpired('job');
-        $b = $store->lock('job', 60);
-        $this->assertTrue($b->acquire());
-        $this->assertFalse($a->release(), 'a no longer owns the lock');
-        $this->assertSame($b->owner(), Table::get('job', 'lk:locks'), 'the next owner\'s lock survives');
-        $this->assertTrue($b->release());
+        $a->calls = [];
+        $this->assertTrue($a->release());
         $this->assertFalse(Table::exists('job', 'lk:locks'));
+        $calls = $a->calls;
+        $this->assertNotSame([], $calls, 'release() reaches the table through TableLock::table()');
+
+        for ($at = 0; $at <= \count($calls); $at++) {
+            $when = $at < \count($calls) ? "before $calls[$at]()" : 'after ' . end($calls) . '()';
+            Table::clear('lk:locks');
+            $b = (new TableStore('lk'))->lock('job', 60);
+            $a = self::lock();
+            $this->assertTrue($a->acquire());
+            $a->calls = [];
+            $expired = false;
+            $expire = function () use ($b, $when, &$expired): void {
+                Table::delete('job', 'lk:locks');   // a's TTL runs out
+                $this->assertTrue($b->acquire(), "expiry $when: b acquires the lock");
+                $expired = true;
+            };
+            $a->before = static function (int $call) use ($at, $expire): void {
+                if ($call === $at) {
+                    $expire();
+                }
+            };
+            $released = $a->release();
+            $a->before = null;
+            if (!$expired) {
+                $expire();
+            }
+            $this->assertSame($b->owner(), Table::get('job', 'lk:locks'), "expiry $when: b's lock survives a's release()");
+            if ($at === 0) {
+                $this->assertFalse($released, "expiry $when: release() finds nothing of a's to free");
+            } elseif ($at === \count($calls)) {
+                $this->assertTrue($released, "expiry $when: release() freed a's own lock");
+            }
+            $this->assertTrue($b->release());
+        }
     }
 
     /** release() is a single table write: no marker is ever stored, only the owner's entry deleted. */
@@ -62,14 +87,25 @@ final class TableLockTest extends TestCase
         $this->assertFalse($lock->release(), 'a second release finds nothing');
     }
 
-    private function waitUntilExpired(string $key): void
+    /**
+     * A lock on "job" in TableStore('lk')'s lock namespace whose table calls are recorded in $calls, with
+     * $before (given the call's index) run before each: a decorator of TableLock::table().
+     */
+    private static function lock(): TableLock
     {
-        $deadline = microtime(true) + 30;
-        while (Table::exists($key, 'lk:locks')) {
-            if (microtime(true) > $deadline) {
-                $this->fail("$key did not expire");
+        return new class ('lk:locks', 'job', 60) extends TableLock {
+            /** @var list<string> */
+            public array $calls = [];
+            public ?\Closure $before = null;
+
+            protected function table(string $method, mixed ...$args): mixed
+            {
+                if ($this->before !== null) {
+                    ($this->before)(\count($this->calls));
+                }
+                $this->calls[] = $method;
+                return parent::table($method, ...$args);
             }
-            usleep(20000);
-        }
+        };
     }
 }
