@@ -323,8 +323,8 @@ UNEXPECTED=$(awk -v from="$BEFORE_SPIN" '{ print (NR > from ? "S " : "N ") $0 }'
 	done)
 check '[ -z "$UNEXPECTED" ]' "the FPM error log holds only lifecycle notices and the two expected request_terminate_timeout warnings" "$(head -n 5 <<<"$UNEXPECTED" | tr '\n' '|')"
 check '! grep -q zend_signal "$DIR"/*.log' "no zend_signal warning anywhere (zend.signal_check=1)" "$(grep -h zend_signal "$DIR"/*.log | head -n 3)"
-PHPERR=$(grep -v 'PHP Fatal error:  fatal inside remember (expected by stress/fpm/run.sh) in .*/remember.php on line [0-9]*$' "$DIR/php-error.log" 2>/dev/null | sed -E 's/^\[[^]]*\] //')
-NFATAL=$(grep -c 'fatal inside remember (expected' "$DIR/php-error.log" 2>/dev/null)
+PHPERR=$(grep -v 'PHP Fatal error:  Cannot redeclare .*fatal_inside_remember_expected_by_stress_fpm()' "$DIR/php-error.log" 2>/dev/null | sed -E 's/^\[[^]]*\] //')
+NFATAL=$(grep -c 'Cannot redeclare .*fatal_inside_remember_expected_by_stress_fpm()' "$DIR/php-error.log" 2>/dev/null)
 check '[ -z "$PHPERR" ] && [ "$NFATAL" = 1 ]' "the PHP error log holds only the one expected fatal error" "${NFATAL:-0} expected fatal(s); other lines: $(head -n 5 <<<"$PHPERR" | tr '\n' '|')"
 NGX=$(grep -E '\[(emerg|alert|crit)\]' "$DIR/nginx-error.log" 2>/dev/null | head -n 3)
 check '[ -z "$NGX" ]' "nginx logged no emerg/alert/crit" "$NGX"
