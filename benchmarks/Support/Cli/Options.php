@@ -10,7 +10,8 @@ use Shm\Bench\UsageError;
 final class Options
 {
     private const VALUED = ['workers', 'warmup', 'runs', 'duration', 'filter', 'out', 'repeat', 'apcu-serializers', 'svg'];
-    private const FLAGS = ['json', 'verbose', 'help'];
+    /** option => property */
+    private const FLAGS = ['json' => 'json', 'verbose' => 'verbose', 'help' => 'help', 'table-segment' => 'tableSegment'];
     private const SHORT = ['-v' => 'verbose', '-h' => 'help'];
 
     /** @var list<int> */
@@ -25,6 +26,8 @@ final class Options
     public int $repeat = 1;
     public bool $verbose = false;
     public bool $help = false;
+    /** also Table on a named segment, Table(segment), in a second PHP */
+    public bool $tableSegment = false;
     /** @var list<string>|null null: this PHP's apc.serializer, then "default" */
     public ?array $apcuSerializers = null;
     /** @var list<string> */
@@ -46,11 +49,11 @@ final class Options
             }
             [$name, $value] = str_contains($argument, '=') ? explode('=', $argument, 2) : [$argument, null];
             $name = self::SHORT[$name] ?? (str_starts_with($name, '--') ? substr($name, 2) : $name);
-            if (in_array($name, self::FLAGS, true)) {
+            if (isset(self::FLAGS[$name])) {
                 if ($value !== null) {
                     throw new UsageError("--$name takes no value");
                 }
-                $options->$name = true;
+                $options->{self::FLAGS[$name]} = true;
             } elseif (in_array($name, self::VALUED, true)) {
                 $value ??= array_shift($arguments) ?? throw new UsageError("--$name needs a value");
                 $options->set($name, $value);

@@ -18,6 +18,7 @@ use Shm\Bench\Run\Plan;
 use Shm\Bench\Run\Suite;
 use Shm\Bench\Run\SubjectFilter;
 use Shm\Bench\Subject\ApcuSubject;
+use Shm\Bench\Subject\TableSubject;
 use Shm\Bench\UsageError;
 
 /** benchmarks/run: exit 0 on success, 1 when the run fails, 2 on a bad command line. */
@@ -37,6 +38,9 @@ final class RunCommand
                                    regular expression (/^APCu/, or any text with regex characters)
           --apcu-serializers LIST  run APCu once per apc.serializer, the others in a second PHP
                                    (default: this PHP's apc.serializer, then "default")
+          --table-segment          also run Table(segment): Table on a named segment (table.segment, in
+                                   a fresh directory, removed afterwards) in a second PHP with this
+                                   PHP's options, beside Table on the anonymous one
           --json                   write the JSON report to stdout (or to --out) instead of the table
           --out FILE               write the JSON report to FILE; the table still goes to stdout
           --svg FILE               also draw the results as an SVG chart (Factor per subject and workers)
@@ -45,7 +49,8 @@ final class RunCommand
                                    gets one progress line, with the time left)
           -h, --help               this text
 
-        Subjects: Table, APCu(<serializer>), Yac, SwooleTable, RelayTable, Redis (127.0.0.1:6379).
+        Subjects: Table, Table(segment) (with --table-segment), APCu(<serializer>), Yac, SwooleTable,
+        RelayTable, Redis (127.0.0.1:6379).
         APCu needs php -d apc.enable_cli=1; Table needs php -d extension=modules/table.so.
 
         TXT;
@@ -65,7 +70,7 @@ final class RunCommand
             $loader = new CaseLoader("$benchmarks/Cases");
             $caseNames = $loader->resolve($options->cases);
             $apcuSerializers = $options->apcuSerializers ?? array_values(array_unique([ApcuSubject::serializer(), 'default']));
-            $participants = Lineup::all($apcuSerializers, "$benchmarks/run", $log);
+            $participants = Lineup::all($apcuSerializers, $options->tableSegment, "$benchmarks/run", $log);
             $filter = $options->filter === null ? SubjectFilter::everything() : SubjectFilter::parse($options->filter, Lineup::names($participants));
         } catch (UsageError $e) {
             fwrite(STDERR, "run: {$e->getMessage()}\n\n" . self::USAGE);
@@ -74,7 +79,7 @@ final class RunCommand
         }
 
         try {
-            $selected = Lineup::select($participants, $filter, $log);
+            $selected = Lineup::select($participants, $filter, $log, $options->tableSegment ? [TableSubject::SEGMENT_NAME] : []);
             $plan = new Plan($options->workers, $options->warmup, $options->runs, $options->duration);
             $environment = Environment::detect($selected, dirname($benchmarks));
             $jsonToStdout = $options->json && $options->out === null;

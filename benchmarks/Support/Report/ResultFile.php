@@ -43,6 +43,14 @@ final readonly class ResultFile
         return new self($origin, $document, $rows);
     }
 
+    /** @return array<string, string>|null the settings the run reported for $subject (its report header) */
+    public function settings(string $subject): ?array
+    {
+        $settings = $this->document['environment']['subjects'][$subject]['settings'] ?? null;
+
+        return is_array($settings) ? $settings : null;
+    }
+
     /** "results.json (git 1a2b3c4d, 2025-01-01T00:00:00Z)" */
     public function describe(): string
     {

@@ -18,12 +18,12 @@ final class Lineup
 {
     /**
      * APCu runs once per serializer in $apcuSerializers: in this process for its own apc.serializer, in
-     * a second PHP for any other.
+     * a second PHP for any other. With $tableSegment, Table(segment) follows Table, in a second PHP.
      *
      * @param list<string> $apcuSerializers
      * @return list<Participant> in running order
      */
-    public static function all(array $apcuSerializers, string $runner, Log $log): array
+    public static function all(array $apcuSerializers, bool $tableSegment, string $runner, Log $log): array
     {
         $apcu = [];
         foreach ($apcuSerializers as $serializer) {
@@ -34,6 +34,7 @@ final class Lineup
 
         return [
             new LocalParticipant(new TableSubject(), $log),
+            ...($tableSegment ? [new TableSegmentParticipant($runner, $log)] : []),
             ...$apcu,
             new LocalParticipant(new YacSubject(), $log),
             new LocalParticipant(new SwooleTableSubject(), $log),
@@ -59,12 +60,14 @@ final class Lineup
 
     /**
      * Those the filter selects and that can run here. One that cannot is skipped with a warning, unless
-     * the filter named it: then the run fails rather than quietly leave it out.
+     * the filter named it or an option asked for it ($requested): then the run fails rather than quietly
+     * leave it out.
      *
      * @param list<Participant> $participants
+     * @param list<string>      $requested    names of participants an option asked for (--table-segment)
      * @return list<Participant>
      */
-    public static function select(array $participants, SubjectFilter $filter, Log $log): array
+    public static function select(array $participants, SubjectFilter $filter, Log $log, array $requested = []): array
     {
         $selected = [];
         foreach ($participants as $participant) {
@@ -76,6 +79,8 @@ final class Lineup
                 $selected[] = $participant;
             } elseif ($filter->names($participant)) {
                 throw new BenchmarkFailure("{$participant->name()} was selected with --filter but cannot run: $reason");
+            } elseif (in_array($participant->name(), $requested, true)) {
+                throw new BenchmarkFailure("{$participant->name()} was asked for but cannot run: $reason");
             } else {
                 $log->warn("skipping {$participant->name()}: $reason");
             }
