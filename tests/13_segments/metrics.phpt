@@ -16,10 +16,6 @@ mkdir($bin, 0700);
 $plain = seg_run($dir, 'app', $info);
 $quoted = seg_run($dir, 'app', $info, ['table.segment_dir' => $odd]);
 $hex = seg_run($dir, 'app', $info, ['table.segment_dir' => $bin]);
-register_shutdown_function(function () use ($odd, $bin) {
-    @unlink("$odd/php-table.app"); @rmdir($odd);
-    @unlink("$bin/php-table.app"); @rmdir($bin);
-});
 var_dump(str_ends_with(rtrim($plain), ',segment="app",segment_path="' . $dir . '/php-table.app"} 1'));
 var_dump(str_ends_with(rtrim($quoted), ',segment="app",segment_path="' . addcslashes("$odd/php-table.app", '"\\') . '"} 1'));
 var_dump(str_ends_with(rtrim($hex), ',segment="app",segment_path_hex="' . bin2hex("$bin/php-table.app") . '"} 1'));
