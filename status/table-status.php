@@ -637,6 +637,12 @@ header a.login { color: #fff; }
 <h2>Processes and reliability</h2>
 <dl>
 <dt>processes attached</dt><dd><?= ts_fig('slots_used', $s['slots_used']) ?> of <?= ts_fig('slots_total', $s['slots_total']) ?> reader slots (<?= ts_pct($s['slots_used'], $s['slots_total']) ?>)</dd>
+<?php if (array_key_exists('segment', $s)): ?>
+<dt>segment</dt><dd><?php if (is_string($s['segment'])): ?><?= ts_fig('segment', $s['segment']) ?> <span class="mute">(named: <?= ts_fig('segment_path', (string) $s['segment_path']) ?>, shared by every process that names it)</span><?php else: ?><?= ts_fig('segment', '', 'anonymous') ?> <span class="mute">(shared with the processes forked from the one that loaded the extension)</span><?php endif; ?></dd>
+<?php if (isset($s['processes'])): ?><dt>live processes on the segment</dt><dd><?= ts_fig('processes', $s['processes']) ?></dd><?php endif; ?>
+<?php if (isset($s['segment_same_base'])): ?><dt>mapped at its creator's address</dt><dd><?= ts_fig('segment_same_base', (bool) $s['segment_same_base'], $s['segment_same_base'] ? 'yes' : 'no: arrays are copied out here') ?></dd><?php endif; ?>
+<?php if (!empty($s['segment_note'])): ?><dt>note</dt><dd class="bad"><?= ts_fig('segment_note', (string) $s['segment_note']) ?></dd><?php endif; ?>
+<?php endif; ?>
 <dt>pinned slots (zero-copy)</dt><dd><?= ts_fig('pins', $s['pins']) ?></dd>
 <dt>lock repairs</dt><dd class="<?= $s['lock_repairs'] ? 'bad' : '' ?>"><?= ts_fig('lock_repairs', $s['lock_repairs']) ?> <span class="mute">(a process died holding a lock; the next one repaired it)</span></dd>
 <dt>GC runs</dt><dd><?= isset($s['gc_runs']) ? ts_fig('gc_runs', $s['gc_runs']) : 'n/a' ?> <span class="mute">(leak recovery after a dead writer)</span></dd>
@@ -682,7 +688,7 @@ header a.login { color: #fff; }
 </dl>
 </section>
 
-<?php foreach (['segment' => 'Named segment', 'redis' => 'Redis tier'] as $k => $title):
+<?php foreach (['redis' => 'Redis tier'] as $k => $title):
     if (!isset($s[$k]) || !is_array($s[$k])) continue; ?>
 <section id="<?= $k ?>">
 <h2><?= $title ?></h2>

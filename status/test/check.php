@@ -257,6 +257,11 @@ foreach (['held_bytes', 'held_entries', 'held_retired_bytes', 'gc_runs', 'start_
     }
 }
 $expect['zero_copy'] = $s['zero_copy'] ? '1' : '0';
+if (array_key_exists('segment', $s)) {
+    $expect['segment'] = (string) $s['segment'];   // '' for the anonymous segment this server has
+    $expect['processes'] = (string) $s['processes'];
+    $expect['segment_same_base'] = $s['segment_same_base'] ? '1' : '0';
+}
 $expect['hit_ratio'] = (string) round($s['hits'] / ($s['hits'] + $s['misses']), 4);
 $expect['fragmentation'] = (string) round(1 - $s['memory_largest_free'] / $s['memory_free'], 4);
 $expect = memory_parts($s) + $expect;
@@ -454,6 +459,19 @@ if (($off = serve('127.0.0.1', $tmp, $so, ['table.enabled=0'])) !== null) {
     [$st2, $body2] = http_get("$off/table-status.php");
     check($st === 503 && str_contains($body, 'table.enabled=1') && $st2 === 200 && str_contains($body2, 'Shm\\Table is disabled'),
         'with the table disabled, ?format=prometheus answers 503 and the page says why', "HTTP $st: $body; page HTTP $st2");
+}
+
+/* ---- a named segment: the page names it and its file -------------------------------------------------- */
+@mkdir("$tmp/segments", 0700);
+if (($named = serve('127.0.0.1', $tmp, $so, ['table.segment=status-check', "table.segment_dir=$tmp/segments"])) !== null) {
+    $ns = json_decode(http_get("$named/fixture.php?stats=1")[1], true);
+    [$html, $err, $rc] = chromium("$named/table-status.php", ['--dump-dom']);
+    $f = page_figures(dom($html));
+    check($rc === 0 && ($ns['segment'] ?? null) === 'status-check' && ($f['segment'] ?? null) === 'status-check'
+        && ($f['segment_path'] ?? null) === "$tmp/segments/php-table.status-check" && ($f['processes'] ?? null) === (string) $ns['processes']
+        && ($f['segment_same_base'] ?? null) === ($ns['segment_same_base'] ? '1' : '0'),
+        'with table.segment, the page names the segment, its file, the live processes on it and whether it lies at its creator\'s address',
+        json_encode([$ns['segment'] ?? null, $ns['segment_path'] ?? null, array_intersect_key($f, array_flip(['segment', 'segment_path', 'processes', 'segment_same_base']))]));
 }
 
 /* ---- actions: delete a key, clear a namespace; refused without a token ------------------------------- */
