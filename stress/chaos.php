@@ -15,7 +15,15 @@
  *
  * Afterwards a probe (a child with a deadline) reads every key, compares what it finds with a full scan and
  * with the table's own counts and byte totals, checks every counter against what the workers reported,
- * writes and verifies new values everywhere, and checks that all memory comes back.
+ * writes and verifies new values everywhere, and runs tbl_check. Then, with every other process gone, the
+ * supervisor calls clearAll() and runs a reclamation pass (stats() releases the slots and zero-copy holds
+ * of the dead; a fill of twice the table reaps dead readers and runs the GC; clearAll(); set/delete of one
+ * key until reclamation has emptied the retire queue and the held list), and the memory must be what it
+ * was before any worker started, to the byte: stats()' memory_used, memory_free, memory_largest_free,
+ * retired_bytes, held_bytes, held_entries, held_retired_bytes, entries, pins, slots_used and processes,
+ * all recorded at the start; and tbl_check must be clean. tbl_check is a test hook
+ * (Shm\__table_test_check(), registered only with TABLE_TEST_HOOKS=1 in the environment at startup): the
+ * script re-executes itself with it when it is missing (below).
  *
  * With a table larger than the data (the default), nothing may be evicted either: memory held by the
  * entries that killed readers might still see has to be reclaimed by reaping their slots.
@@ -62,7 +70,7 @@ $opt = [
     'kill-min-ms' => 20, 'kill-max-ms' => 120, 'v' => false, 'allow-evictions' => false, 'allow-oom' => false,
     'segment' => '', 'segment-dir' => '', 'spawn' => 'fork',
     // set only on the command lines of the processes a named-segment run starts (start_php() below)
-    'role' => 'run', 'slot' => 0, 'gen' => 0, 'supervisor' => 0, 'hard-stop' => 0.0, 'initial-free' => -1,
+    'role' => 'run', 'slot' => 0, 'gen' => 0, 'supervisor' => 0, 'hard-stop' => 0.0,
 ];
 for ($i = 1; $i < $argc; $i++) {
     $a = $argv[$i];
@@ -146,27 +154,47 @@ if ($opt['segment'] !== '' && $opt['subject'] !== 'table') {
     check(false, '--segment is for --subject table');
     summary_and_exit();
 }
-if ($opt['segment'] !== '') {
-    if ($opt['segment-dir'] === '') {
-        $opt['segment-dir'] = (string) ini_get('table.segment_dir') ?: '/dev/shm';
+if ($opt['segment'] !== '' && $opt['segment-dir'] === '') {
+    $opt['segment-dir'] = (string) ini_get('table.segment_dir') ?: '/dev/shm';
+}
+
+// ---- what this PHP has to be started with --------------------------------------------------------------
+
+/* The settings a run needs are PHP_INI_SYSTEM, and the test hooks (Shm\__table_test_check(), tbl_check) are
+ * registered only when TABLE_TEST_HOOKS=1 is in the environment at startup. When this PHP lacks any of
+ * them, run this script again in a PHP started with them (same pid, same arguments, the settings added
+ * after the binary, the variable added to the environment). */
+$startup = [];
+$startupEnv = [];
+if ($opt['role'] === 'run' && $opt['subject'] === 'table') {
+    if ($opt['segment'] !== '' && (ini_get('table.segment') !== $opt['segment'] || ini_get('table.segment_dir') !== $opt['segment-dir'])) {
+        $startup['table.segment'] = $opt['segment'];
+        $startup['table.segment_dir'] = $opt['segment-dir'];
     }
-    // PHP_INI_SYSTEM settings: run this script again in a PHP started with them (same pid, same
-    // arguments, the two settings added after the binary).
-    if (ini_get('table.segment') !== $opt['segment'] || ini_get('table.segment_dir') !== $opt['segment-dir']) {
-        $cmd = (string) @file_get_contents('/proc/self/cmdline');
-        if (getenv('CHAOS_REEXEC') !== false || $cmd === '' || !function_exists('pcntl_exec')) {
-            check(false, "this PHP runs on table.segment={$opt['segment']}, table.segment_dir={$opt['segment-dir']}",
-                'it has table.segment=' . var_export(ini_get('table.segment'), true) . ', table.segment_dir='
-                . var_export(ini_get('table.segment_dir'), true) . ($cmd === '' ? '; no /proc/self/cmdline to re-execute it with them' : ''));
-            summary_and_exit();
+    if (class_exists('Shm\Table') && !function_exists('Shm\__table_test_check')) {
+        $startupEnv['TABLE_TEST_HOOKS'] = '1';
+    }
+}
+if ($startup || $startupEnv) {
+    $cmd = (string) @file_get_contents('/proc/self/cmdline');
+    if (getenv('CHAOS_REEXEC') !== false || $cmd === '' || !function_exists('pcntl_exec')) {
+        $have = [];
+        foreach (array_keys($startup) as $k) {
+            $have[] = "$k=" . var_export(ini_get($k), true);
         }
-        $args = array_slice(explode("\0", rtrim($cmd, "\0")), 1);
-        array_unshift($args, '-d', "table.segment={$opt['segment']}", '-d', "table.segment_dir={$opt['segment-dir']}");
-        flush();
-        pcntl_exec(PHP_BINARY, $args, getenv() + ['CHAOS_REEXEC' => '1']);
-        check(false, 'pcntl_exec(' . PHP_BINARY . ') to run on the named segment');
+        check(false, 'this PHP runs with ' . implode(', ', array_map(fn($k, $v) => "$k=$v", array_keys($startup + $startupEnv), $startup + $startupEnv)),
+            ($have ? 'it has ' . implode(', ', $have) : 'the test hooks are not registered') . ($cmd === '' ? '; no /proc/self/cmdline to re-execute it with them' : ''));
         summary_and_exit();
     }
+    $args = array_slice(explode("\0", rtrim($cmd, "\0")), 1);
+    $pre = [];
+    foreach ($startup as $k => $v) {
+        array_push($pre, '-d', "$k=$v");
+    }
+    flush();
+    pcntl_exec(PHP_BINARY, array_merge($pre, $args), $startupEnv + getenv() + ['CHAOS_REEXEC' => '1']);
+    check(false, 'pcntl_exec(' . PHP_BINARY . ') to run with ' . json_encode($startup + $startupEnv));
+    summary_and_exit();
 }
 
 // ---- subjects ------------------------------------------------------------------------------------------
@@ -427,7 +455,7 @@ if ($opt['role'] === 'worker' || $opt['role'] === 'probe') {
         if ($opt['role'] === 'worker') {
             worker($SUBJECT, STDOUT, $opt['slot'], $opt['gen'], $opt, $opt['supervisor'], $opt['hard-stop']);
         } else {
-            probe($SUBJECT, STDOUT, $opt, $opt['initial-free'] >= 0 ? $opt['initial-free'] : null);
+            probe($SUBJECT, STDOUT, $opt);
         }
     } catch (Throwable $e) {
         @fwrite(STDOUT, 'E uncaught ' . str_replace("\n", ' ', get_class($e) . ': ' . $e->getMessage()) . "\n");
@@ -725,7 +753,7 @@ function table_consistency(array $perNs): array
 }
 
 /* Runs in a child after every worker is dead. Sends one JSON line: the checks and the numbers. */
-function probe(Subject $S, $sock, array $opt, ?int $initialFree): void
+function probe(Subject $S, $sock, array $opt): void
 {
     $checks = [];
     $add = function (bool $ok, string $what, string $detail = '') use (&$checks) {
@@ -832,37 +860,77 @@ function probe(Subject $S, $sock, array $opt, ?int $initialFree): void
         }
         [$mism, $st, $sumMem] = table_consistency($perNs);
         $leaked = $st['memory_used'] - $st['retired_bytes'] - $sumMem;
-        $add($mism === [] && $leaked === 0,
-            'probe: after the writes every used byte is a live entry or a retired one (the GC took back what killed writers leaked)',
-            implode('; ', array_slice($mism, 0, 4)) . "memory_used {$st['memory_used']} = entries $sumMem + retired {$st['retired_bytes']} + $leaked other");
+        if (!$st['zero_copy']) {
+            $add($mism === [] && $leaked === 0,
+                'probe: after the writes every used byte is a live entry or a retired one (the GC took back what killed writers leaked)',
+                implode('; ', array_slice($mism, 0, 4)) . "memory_used {$st['memory_used']} = entries $sumMem + retired {$st['retired_bytes']} + $leaked other");
+        } else {
+            // Entries this probe read zero-copy and then replaced stay allocated, off the retire queue, until
+            // it exits: stats() shows them only within held_retired_bytes (which also counts held entries
+            // still queued). The exact account, the held list included, is tbl_check's, below.
+            $add($mism === [] && $leaked >= 0 && $leaked <= $st['held_retired_bytes'],
+                'probe: after the writes every used byte is a live entry, a retired one or a replaced one this probe holds zero-copy',
+                implode('; ', array_slice($mism, 0, 4)) . "memory_used {$st['memory_used']} = entries $sumMem + retired {$st['retired_bytes']} + $leaked other, "
+                . "held_retired_bytes {$st['held_retired_bytes']}");
+        }
+        if (function_exists('Shm\__table_test_check')) {
+            // Chains, counters, retire queue, held list, allocator: used bytes exactly live + retired.
+            $err = Shm\__table_test_check();
+            $add($err === '', 'probe: tbl_check is clean after the run (every block a live, retired or held entry; chains, counters, allocator)', $err);
+        }
     }
     $info = $S->info();
-    // 4. the memory comes back: after clearAll() and a pass that fills the table (which reaps the slots of
-    //    killed readers and runs the GC of blocks leaked by killed writers), the free bytes are what they
-    //    were before the run began.
-    if ($isTable && $initialFree !== null) {
-        $removed = Shm\Table::clearAll();
-        $fill = str_repeat('f', 1 << 19);
-        $size = $info['memory_size'];
-        $fillRefused = 0;
-        for ($i = 0, $n = intdiv($size, 1 << 19) * 2 + 8; $i < $n; $i++) {
-            $fillRefused += !Shm\Table::set('fill' . ($i % 64), $fill . $i);
-        }
-        Shm\Table::clearAll();
-        for ($i = 0; $i < 100; $i++) {
-            Shm\Table::set("churn$i", $i);
-            Shm\Table::delete("churn$i");
-        }
-        $after = Shm\Table::stats();
-        $add($removed > 0 && $after['entries'] === 0 && $after['memory_used'] === $after['retired_bytes']
-            && $after['retired_bytes'] < 65536 && $after['memory_free'] + $after['memory_used'] === $initialFree,
-            'probe: after clearAll() and a fill, every byte is free again but the last few retired entries (nothing leaked, no reader pins memory)',
-            "free before the run {$initialFree}, now {$after['memory_free']} + used {$after['memory_used']} (of which retired {$after['retired_bytes']}); "
-            . "$fillRefused of $n writes of 512 KB refused while filling");
-        $info['after_refill'] = $after;
-    }
     $msg = json_encode(['checks' => $checks, 'counters' => $counters, 'info' => $info], JSON_INVALID_UTF8_SUBSTITUTE) . "\n";
     fwrite($sock, $msg);
+}
+
+// ---- all memory back (supervisor, Shm\Table) ------------------------------------------------------------
+
+/* The stats() figures that say where the heap's bytes are. Equal, to the byte, before any worker starts
+ * and after the run's clearAll() and reclamation pass: nothing leaked, nothing still held or retired, no
+ * free block lost to fragmentation (one free block again), and no process but the supervisor attached. */
+const MEMORY_FIGURES = ['entries', 'memory_used', 'memory_free', 'memory_largest_free', 'retired_bytes',
+    'held_bytes', 'held_entries', 'held_retired_bytes', 'pins', 'slots_used', 'processes'];
+function memory_figures(): array
+{
+    $st = Shm\Table::stats();
+    $out = [];
+    foreach (MEMORY_FIGURES as $k) {
+        $out[$k] = $st[$k] ?? null;
+    }
+    return $out;
+}
+
+/* Retire queue and held list emptied: a set() and a delete() of one key until reclamation, which runs
+ * every 32 retires (core/entry.c, TBL_RECLAIM_EVERY), has freed everything retired (no reader is inside a
+ * read any more, so all of it). Returns the rounds it took, or -1 when 200 did not do it. */
+function drain_retired(): int
+{
+    for ($i = 0; $i < 200; $i++) {
+        $st = Shm\Table::stats();
+        if ($st['retired_bytes'] === 0 && $st['held_retired_bytes'] === 0) {
+            return $i;
+        }
+        Shm\Table::set('chaos-drain', $i);
+        Shm\Table::delete('chaos-drain');
+    }
+    return -1;
+}
+
+/* The reclamation pass, in the supervisor once every other process is gone (it never read zero-copy, so
+ * it holds nothing itself): stats() releases the reader slots and zero-copy holds of the dead; a fill of
+ * twice the table in 512 KB values, whose writes reap the dead readers that still pin retired memory and
+ * run the GC of blocks leaked by killed writers; clearAll(); then drain_retired(). */
+function reclamation_pass(int $memorySize): array
+{
+    Shm\Table::stats();
+    $fill = str_repeat('f', 1 << 19);
+    $refused = 0;
+    for ($i = 0, $n = intdiv($memorySize, 1 << 19) * 2 + 8; $i < $n; $i++) {
+        $refused += !Shm\Table::set('fill' . ($i % 64), $fill . $i);
+    }
+    Shm\Table::clearAll();
+    return ['writes' => $n, 'refused' => $refused, 'drain' => drain_retired()];
 }
 
 // ---- the run -------------------------------------------------------------------------------------------
@@ -890,12 +958,17 @@ if ($S instanceof TableSubject) {
     }
 }
 mt_srand($opt['seed']);
-$initialFree = $S instanceof TableSubject ? Shm\Table::stats()['memory_free'] : null;
-// The counters of a named segment outlive runs: a run is judged by what changed during it. A reused empty
-// segment may still hold the last few retired entries of the last run: memory the refill frees again.
+// The counters of a named segment outlive runs: a run is judged by what changed during it.
 $evictionsBefore = $S instanceof TableSubject ? $st0['evictions'] : 0;
-if ($opt['segment'] !== '') {
-    $initialFree += Shm\Table::stats()['memory_used'];
+$base = null;
+if ($S instanceof TableSubject) {
+    // Where every byte is before any worker starts (before this process writes, too). A reused empty
+    // segment may still hold the last few retired entries of its last run: drained first, as at the end.
+    $drained = drain_retired();
+    $base = memory_figures();
+    $err = Shm\__table_test_check();
+    check($drained >= 0 && $err === '', 'the table is consistent at the start (tbl_check) and holds nothing retired',
+        ($err !== '' ? "tbl_check: $err; " : '') . ($drained < 0 ? 'retired memory did not drain; ' : '') . json_encode($base));
 }
 for ($i = 0; $i < $opt['keys']; $i++) {
     [$k, $ns] = key_of($i);
@@ -1143,10 +1216,10 @@ check($unexpected === [], 'no worker died except by SIGKILL', count($unexpected)
 
 if ($opt['segment'] !== '') {
     // A process that shares nothing with this run but the name: it maps the segment on its own.
-    [$ppid, $psock] = start_php(php_child_argv($opt, 'probe', ['--initial-free', $initialFree ?? -1]));
+    [$ppid, $psock] = start_php(php_child_argv($opt, 'probe', []));
 } else {
-    [$ppid, $psock] = spawn(function ($sock) use ($S, $opt, $initialFree) {
-        probe($S, $sock, $opt, $initialFree);
+    [$ppid, $psock] = spawn(function ($sock) use ($S, $opt) {
+        probe($S, $sock, $opt);
     }, []);
 }
 $pdata = '';
@@ -1220,6 +1293,28 @@ if (!check($probeEof, "the probe finished within {$opt['probe-timeout']} s",
     } else {
         note('chaos: subject info ' . json_encode($info));
     }
+}
+
+// ---- all memory back -------------------------------------------------------------------------------------
+
+if ($base !== null) {
+    // Every worker and the probe are gone: clearAll(), the reclamation pass, and every byte where it was.
+    $removed = Shm\Table::clearAll();
+    $pass = reclamation_pass($st0['memory_size']);
+    $after = memory_figures();
+    $diff = [];
+    foreach (MEMORY_FIGURES as $k) {
+        if ($after[$k] !== $base[$k]) {
+            $diff[] = "$k {$after[$k]}, at the start {$base[$k]}";
+        }
+    }
+    check($removed > 0 && $pass['drain'] >= 0 && $diff === [],
+        'after clearAll() and a reclamation pass the memory is what it was before the run, to the byte (used, free, largest free block, retired, held; no slot but the supervisor\'s)',
+        ($diff ? implode('; ', $diff) . '; ' : "memory_used {$after['memory_used']}, memory_free {$after['memory_free']}, largest free {$after['memory_largest_free']}; ")
+        . "clearAll() removed $removed; {$pass['refused']} of {$pass['writes']} writes of 512 KB refused while filling; "
+        . ($pass['drain'] >= 0 ? "retired memory drained in {$pass['drain']} set/delete rounds" : 'retired memory did not drain in 200 rounds'));
+    $err = Shm\__table_test_check();
+    check($err === '', 'tbl_check is clean at the end', $err);
 }
 pcntl_alarm(0);
 kill_everything();
