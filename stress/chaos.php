@@ -57,6 +57,25 @@
  *                        number); every write must still succeed
  *          --allow-oom   as --allow-evictions, and a set() that returns false is counted, not a failure
  *                        (for table.eviction_policy=noeviction)
+ *          --value-bytes MIN-MAX  values of MIN to MAX bytes (or with K, M: 50K-1536K) instead of 0 B .. 40 KB:
+ *                        a random binary payload as one string in an array, as a raw string, or as a list of
+ *                        16-64 KB strings in an array, with the CRC32 over the payload as always
+ *          --readers N   N more worker slots that only read (get() and getMany(), every value verified) and
+ *                        keep up to 8 of the arrays they read, verifying them again between later reads, until
+ *                        they are killed; zero-copy reads are then on (table.zero_copy=1, see below)
+ *          --large       issue #19's mode: --value-bytes 50K-1536K --readers 2 --workers 2 --keys 40
+ *                        --allow-evictions (options given as well win); run it on a table smaller than the
+ *                        data, -d table.memory=16M: it checks that entries were evicted during the run
+ *
+ * With --readers, every process of the run reads zero-copy: the mode is the whole table's, decided at
+ * startup, and every process forked from this one inherits it (docs/zero-copy.md), so the script
+ * re-executes itself with -d table.zero_copy=1 when this PHP lacks it. A reader's zero-copy arrays are the
+ * segment's own memory, held (table.zero_copy_budget, table.memory / 8 by default, bounds the bytes held;
+ * past it reads copy) until the reader dies: its SIGKILL leaves the holds to the reaper. The writers read
+ * too. A reader that finds a held array changed fails the run, as does a zero-copy read count of 0. The
+ * probe holds what it reads as well, so its byte account after the writes allows its own held replaced
+ * entries (within held_retired_bytes), and leaves the exact one to tbl_check; the final memory check runs
+ * in the supervisor, which never reads, after the probe is gone.
  * Output ends with `chaos: N passed, N failed` (one result per check); exit status 1 on any failure.
  */
 
@@ -69,12 +88,14 @@ $opt = [
     'seed' => random_int(1, 1 << 30), 'hang' => 5.0, 'deadline' => 0.0, 'probe-timeout' => 30.0,
     'kill-min-ms' => 20, 'kill-max-ms' => 120, 'v' => false, 'allow-evictions' => false, 'allow-oom' => false,
     'segment' => '', 'segment-dir' => '', 'spawn' => 'fork',
+    'large' => false, 'value-bytes' => '', 'readers' => 0,
     // set only on the command lines of the processes a named-segment run starts (start_php() below)
     'role' => 'run', 'slot' => 0, 'gen' => 0, 'supervisor' => 0, 'hard-stop' => 0.0,
 ];
+$given = [];   // the options given on the command line
 for ($i = 1; $i < $argc; $i++) {
     $a = $argv[$i];
-    if ($a === '-v' || $a === '--allow-oom' || $a === '--allow-evictions') {
+    if ($a === '-v' || $a === '--allow-oom' || $a === '--allow-evictions' || $a === '--large') {
         $opt[ltrim($a, '-')] = true;
         continue;
     }
@@ -97,12 +118,23 @@ for ($i = 1; $i < $argc; $i++) {
         exit(2);
     }
     $opt[$name] = is_string($opt[$name]) ? $val : (is_float($opt[$name]) ? (float) $val : (int) $val);
+    $given[$name] = true;
+}
+if ($opt['large']) {
+    // The preset: what the options given leave to it.
+    foreach (['value-bytes' => '50K-1536K', 'readers' => 2, 'workers' => 2, 'keys' => 40] as $k => $v) {
+        if (!isset($given[$k])) {
+            $opt[$k] = $v;
+        }
+    }
+    $opt['allow-evictions'] = true;
 }
 $opt['allow-evictions'] = $opt['allow-evictions'] || $opt['allow-oom'];
 if ($opt['deadline'] <= 0) {
     $opt['deadline'] = $opt['seconds'] + 90;
 }
 $opt['workers'] = max(1, $opt['workers']);
+$opt['readers'] = max(0, $opt['readers']);
 $opt['keys'] = max(8, $opt['keys']);
 $opt['counters'] = max(1, $opt['counters']);
 
@@ -127,6 +159,21 @@ function note(string $s): void
 {
     echo $s, "\n";
 }
+
+// --value-bytes MIN-MAX: bytes, or with K or M (1.5M, 1536K).
+$VALUE_BYTES = null;
+if ($opt['value-bytes'] !== '') {
+    $size = fn(string $x): ?int => preg_match('/^\s*(\d+(?:\.\d+)?)\s*([KkMm]?)\s*$/', $x, $m)
+        ? (int) round((float) $m[1] * ['' => 1, 'k' => 1024, 'm' => 1 << 20][strtolower($m[2])]) : null;
+    $range = explode('-', $opt['value-bytes']);
+    $VALUE_BYTES = count($range) === 2 ? [$size($range[0]), $size($range[1])] : [null, null];
+    if ($VALUE_BYTES[0] === null || $VALUE_BYTES[1] === null || $VALUE_BYTES[0] < 64 || $VALUE_BYTES[0] > $VALUE_BYTES[1]) {
+        check(false, "--value-bytes {$opt['value-bytes']} is MIN-MAX, in bytes or with K or M, MIN at least 64");
+        summary_and_exit();
+    }
+    $opt['value-bytes'] = "{$VALUE_BYTES[0]}-{$VALUE_BYTES[1]}";   // as the processes it starts get it
+}
+define('VALUE_BYTES', $VALUE_BYTES);
 
 // The processes a named-segment run starts separately load no php.ini, so no posix: they need none.
 foreach ($opt['role'] === 'run' ? ['pcntl_fork', 'posix_kill', 'stream_socket_pair'] : [] as $fn) {
@@ -170,6 +217,11 @@ if ($opt['role'] === 'run' && $opt['subject'] === 'table') {
     if ($opt['segment'] !== '' && (ini_get('table.segment') !== $opt['segment'] || ini_get('table.segment_dir') !== $opt['segment-dir'])) {
         $startup['table.segment'] = $opt['segment'];
         $startup['table.segment_dir'] = $opt['segment-dir'];
+    }
+    // The mode is the whole table's (docs/zero-copy.md): writers, readers, the probe and this process all
+    // run with it, as every process forked from this one does.
+    if ($opt['readers'] > 0 && !in_array(strtolower((string) ini_get('table.zero_copy')), ['1', 'on'], true)) {
+        $startup['table.zero_copy'] = '1';
     }
     if (class_exists('Shm\Table') && !function_exists('Shm\__table_test_check')) {
         $startupEnv['TABLE_TEST_HOOKS'] = '1';
@@ -343,6 +395,9 @@ function ident(string $k, ?string $ns): string
  * through the serializer), random binary payloads of 0 B .. 40 KB, a CRC32 over everything. */
 function make_value(string $id, int $seq, int $w): mixed
 {
+    if (VALUE_BYTES !== null) {
+        return make_large_value($id, $seq, $w, ...VALUE_BYTES);
+    }
     $r = mt_rand(0, 99);
     $len = $r < 70 ? mt_rand(0, 200) : ($r < 96 ? mt_rand(201, 4000) : mt_rand(4001, 40000));
     $p = $len > 0 ? random_bytes($len) : '';
@@ -361,6 +416,23 @@ function make_value(string $id, int $seq, int $w): mixed
             $o->crc = $crc;
             return $o;
     }
+}
+/* With --value-bytes: a random binary payload of $min..$max bytes, as one string in an array (whose image
+ * is its compact size: zero-copy readers get it in place), as a raw string (always copied), or as a list of
+ * 16-64 KB strings in an array (zero-copy too). The CRC32 is over the payload's bytes, however split. */
+function make_large_value(string $id, int $seq, int $w, int $min, int $max): mixed
+{
+    $len = mt_rand($min, $max);
+    if ($seq % 3 === 2) {
+        $p = [];
+        for ($left = $len; $left > 0; $left -= $n) {
+            $p[] = random_bytes($n = min($left, mt_rand(16384, 65536)));
+        }
+        return ['id' => $id, 'n' => $seq, 'w' => $w, 'p' => $p, 'crc' => crc32("$id|$seq|$w|" . implode('', $p))];
+    }
+    $p = random_bytes($len);
+    $crc = crc32("$id|$seq|$w|$p");
+    return $seq % 3 === 0 ? ['id' => $id, 'n' => $seq, 'w' => $w, 'p' => $p, 'crc' => $crc] : "V|$crc|$id|$seq|$w|$p";
 }
 /* null when $v is a valid value for $id, else what is wrong with it. */
 function verify_value(string $id, mixed $v): ?string
@@ -385,13 +457,22 @@ function verify_value(string $id, mixed $v): ?string
         return 'unexpected ' . get_debug_type($v);
     }
     if (array_keys($v) !== ['id', 'n', 'w', 'p', 'crc'] || !is_string($v['id']) || !is_int($v['n'])
-        || !is_int($v['w']) || !is_string($v['p']) || !is_int($v['crc'])) {
+        || !is_int($v['w']) || !is_int($v['crc'])) {
+        return "malformed $shape value";
+    }
+    $p = $v['p'];
+    if (is_array($p)) {   // make_large_value()'s list of strings
+        if (!array_is_list($p) || array_filter($p, 'is_string') !== $p) {
+            return "malformed $shape value (its payload list)";
+        }
+        $p = implode('', $p);
+    } elseif (!is_string($p)) {
         return "malformed $shape value";
     }
     if ($v['id'] !== $id) {
         return "$shape value of {$v['id']} found under $id";
     }
-    return crc32("{$v['id']}|{$v['n']}|{$v['w']}|{$v['p']}") === $v['crc'] ? null : "$shape value fails its CRC";
+    return crc32("{$v['id']}|{$v['n']}|{$v['w']}|$p") === $v['crc'] ? null : "$shape value fails its CRC";
 }
 
 // ---- the processes a named-segment run starts separately -----------------------------------------------
@@ -433,7 +514,11 @@ function php_child_argv(array $opt, string $role, array $args): array
         }
     }
     array_push($argv, __FILE__, '--role', $role, '--segment', $opt['segment'], '--segment-dir', $opt['segment-dir'],
-        '--keys', (string) $opt['keys'], '--counters', (string) $opt['counters'], '--seed', (string) $opt['seed']);
+        '--keys', (string) $opt['keys'], '--counters', (string) $opt['counters'], '--seed', (string) $opt['seed'],
+        '--workers', (string) $opt['workers'], '--readers', (string) $opt['readers']);
+    if ($opt['value-bytes'] !== '') {
+        array_push($argv, '--value-bytes', $opt['value-bytes']);
+    }
     foreach (['allow-evictions', 'allow-oom'] as $flag) {
         if ($opt[$flag]) {
             $argv[] = "--$flag";
@@ -579,6 +664,53 @@ function forget_proc(int $pid): void
 // ---- the worker ----------------------------------------------------------------------------------------
 
 /*
+ * One operation of a reader (--readers): get() or getMany() of random keys, every value verified, and the
+ * arrays kept (up to 8; zero-copy, these are the segment's own) and verified again while later reads,
+ * other workers' writes, evictions and SIGKILLs go on: an entry's memory reused while a reader still holds
+ * it fails a CRC (or worse). One op in six re-verifies every array held.
+ */
+function read_and_hold(Subject $S, callable $pick, array &$held, callable $fail): void
+{
+    $r = mt_rand(0, 99);
+    $got = [];
+    if ($r < 70) {
+        [$k, $ns] = key_of($pick());
+        $got[ident($k, $ns)] = $S->get($k, $ns);
+    } elseif ($r < 84) {
+        $ns = mt_rand(0, 3) === 3 ? NS_OTHER : null;
+        $keys = [];
+        for ($j = 0; $j < 3; $j++) {
+            $i = $pick();
+            [$k] = key_of($ns === null ? ($i % 4 === 3 ? $i - 1 : $i) : ($i - $i % 4 + 3));
+            $keys[] = $k;
+        }
+        foreach ($S->getMany($keys, $ns) as $k => $v) {
+            $got[ident((string) $k, $ns)] = $v;
+        }
+    } else {
+        foreach ($held as [$id, $v]) {
+            if (($err = verify_value($id, $v)) !== null) {
+                $fail("an array held across reads, $id: $err");
+            }
+        }
+        return;
+    }
+    foreach ($got as $id => $v) {
+        if ($v === null) {
+            continue;
+        }
+        if (($err = verify_value($id, $v)) !== null) {
+            $fail("read $id: $err");
+        } elseif (is_array($v)) {
+            $held[count($held) < 8 ? count($held) : mt_rand(0, 7)] = [$id, $v];
+        }
+    }
+    if ($held && ($err = verify_value(...$held[$i = array_rand($held)])) !== null) {
+        $fail("an array held across reads, {$held[$i][0]}: $err");
+    }
+}
+
+/*
  * Messages to the supervisor, one line each (short, so one write(2) each, never torn):
  *   p <ops>        progress: operations done by this incarnation so far (at least every 20 ms)
  *   I <c> <by>     about to increment counter c by `by`; any later line confirms it completed
@@ -613,10 +745,16 @@ function worker(Subject $S, $sock, int $w, int $gen, array $opt, int $supervisor
     $fail = function (string $what) use ($send) {
         $send('E ' . str_replace("\n", ' ', $what) . "\n");
     };
+    $reader = $w >= $opt['workers'];   // slots past --workers are the --readers
+    $held = [];
+    $setMany = VALUE_BYTES === null ? 4 : 2;
+    $every = VALUE_BYTES === null ? 15 : 0;   // large values: an operation takes milliseconds
     while (true) {
         $r = mt_rand(0, 99);
         try {
-            if ($r < 45) {                                      // get
+            if ($reader) {
+                read_and_hold($S, $pick, $held, $fail);
+            } elseif ($r < 45) {                                // get
                 [$k, $ns] = key_of($pick());
                 $v = $S->get($k, $ns);
                 if ($v !== null && ($err = verify_value(ident($k, $ns), $v)) !== null) {
@@ -650,7 +788,7 @@ function worker(Subject $S, $sock, int $w, int $gen, array $opt, int $supervisor
             } elseif ($r < 96) {                                // setMany
                 $ns = mt_rand(0, 1) ? null : NS_OTHER;
                 $batch = [];
-                for ($j = 0; $j < 4; $j++) {
+                for ($j = 0; $j < $setMany; $j++) {
                     $i = $pick();
                     $i = $ns === null ? ($i % 4 === 3 ? $i - 1 : $i) : ($i - $i % 4 + 3);
                     if ($i >= $nkeys) {
@@ -681,7 +819,7 @@ function worker(Subject $S, $sock, int $w, int $gen, array $opt, int $supervisor
             $fail('op ' . $r . ' threw ' . get_class($e) . ': ' . $e->getMessage());
         }
         $ops++;
-        if (($ops & 15) === 0) {
+        if (($ops & $every) === 0) {
             $now = microtime(true);
             if ($now - $last >= 0.02) {
                 $last = $now;
@@ -761,6 +899,7 @@ function probe(Subject $S, $sock, array $opt): void
     };
     $isTable = $S instanceof TableSubject;
     $nkeys = $opt['keys'];
+    $info0 = $S->info();   // before it reads or writes: the run's own counters (those of the dead folded in)
 
     // 1. every key, read directly
     $present = [];
@@ -880,7 +1019,7 @@ function probe(Subject $S, $sock, array $opt): void
         }
     }
     $info = $S->info();
-    $msg = json_encode(['checks' => $checks, 'counters' => $counters, 'info' => $info], JSON_INVALID_UTF8_SUBSTITUTE) . "\n";
+    $msg = json_encode(['checks' => $checks, 'counters' => $counters, 'info' => $info, 'info0' => $info0], JSON_INVALID_UTF8_SUBSTITUTE) . "\n";
     fwrite($sock, $msg);
 }
 
@@ -936,14 +1075,20 @@ function reclamation_pass(int $memorySize): array
 // ---- the run -------------------------------------------------------------------------------------------
 
 $S = $SUBJECT;
-$W = $opt['workers'];
-note(sprintf('chaos: %s, %d workers, %d keys + %d counters, %.1f s of SIGKILLs every %d-%d ms, seed %d, watchdog %.1f s, deadline %d s',
-    $S->name(), $W, $opt['keys'], $opt['counters'], $opt['seconds'], $opt['kill-min-ms'], $opt['kill-max-ms'],
-    $opt['seed'], $opt['hang'], $opt['deadline']));
+$W = $opt['workers'] + $opt['readers'];   // worker slots: the --workers, then the --readers
+note(sprintf('chaos: %s, %d workers%s, %d keys + %d counters%s, %.1f s of SIGKILLs every %d-%d ms, seed %d, watchdog %.1f s, deadline %d s',
+    $S->name(), $opt['workers'], $opt['readers'] ? " + {$opt['readers']} readers holding the arrays they read" : '',
+    $opt['keys'], $opt['counters'], VALUE_BYTES ? sprintf(', values of %d-%d bytes', ...VALUE_BYTES) : '',
+    $opt['seconds'], $opt['kill-min-ms'], $opt['kill-max-ms'], $opt['seed'], $opt['hang'], $opt['deadline']));
 if ($S instanceof TableSubject) {
     $st0 = Shm\Table::stats();
-    note(sprintf('chaos: table.memory %d bytes, eviction policy %s, serializer %s, %d reader slots',
-        $st0['memory_size'], $st0['eviction_policy'], $st0['serializer'], $st0['slots_total']));
+    note(sprintf('chaos: table.memory %d bytes, eviction policy %s, serializer %s, %d reader slots, zero-copy %s',
+        $st0['memory_size'], $st0['eviction_policy'], $st0['serializer'], $st0['slots_total'],
+        $st0['zero_copy'] ? "on (budget {$st0['zero_copy_budget']} bytes)" : 'off'));
+    if ($opt['readers'] > 0 && !$st0['zero_copy']) {
+        check(false, 'zero-copy reads are on for the readers', 'stats() says zero_copy is off with table.zero_copy=' . ini_get('table.zero_copy'));
+        summary_and_exit();
+    }
     if ($opt['segment'] !== '') {
         $opt['segment-size'] = $st0['memory_size'];
         note(sprintf('chaos: named segment %s (%s by this run), workers %s, the probe a separately started PHP',
@@ -977,6 +1122,7 @@ for ($i = 0; $i < $opt['keys']; $i++) {
 for ($c = 0; $c < $opt['counters']; $c++) {
     $S->set("ctr$c", 0, null);
 }
+$stFilled = $S->info();   // what the run's counters start from
 
 $t0 = microtime(true);
 $end = $t0 + $opt['seconds'];
@@ -1107,7 +1253,7 @@ $hung = false;
 // some progress. A loaded machine that has not got there by $end runs on, within the global deadline
 // (which still leaves the probe its time), rather than failing for being slow.
 $minKills = max(10, (int) ($opt['seconds'] * 1000 / $opt['kill-max-ms']));
-$minOps = 1000;
+$minOps = VALUE_BYTES === null ? 1000 : 200;   // large values: milliseconds an operation
 $extendUntil = $end + max(0.0, min(40.0, $opt['deadline'] - $opt['seconds'] - $opt['probe-timeout'] - 15));
 while (!$hung && (($now = microtime(true)) < $end || (($kills < $minKills || $opsDone <= $minOps) && $now < $extendUntil))) {
     $read = sockets_of($workers);
@@ -1285,6 +1431,15 @@ if (!check($probeEof, "the probe finished within {$opt['probe-timeout']} s",
         // reap the dead readers and reuse that memory, never evict a live entry.
         check($evictions === 0, 'no live entry was evicted: memory pinned by killed readers was reaped, not made up for by eviction',
             "evictions {$evictions}" . ($evictionsBefore ? " during the run ({$info['evictions']} in the segment's life)" : ''));
+    }
+    $run = fn(string $k): int => ($probe['info0'][$k] ?? 0) - ($stFilled[$k] ?? 0);   // during the run
+    if ($opt['readers'] > 0 && isset($info['zero_copy_reads'])) {
+        check($run('zero_copy_reads') > 0, 'arrays were read zero-copy during the run (by readers and writers, each held until its reader was killed)',
+            $run('zero_copy_reads') . ' zero-copy reads, ' . ($run('hits') - $run('zero_copy_reads')) . ' other hits (strings, counters, arrays past the budget)');
+    }
+    if ($opt['large'] && isset($info['evictions'])) {
+        check($run('evictions') > 0, 'the table was under memory pressure during the run (entries were evicted)',
+            $run('evictions') . ' evictions' . ($opt['allow-oom'] ? ', ' . $run('oom') . ' writes refused' : ''));
     }
     if (isset($info['lock_repairs'])) {
         note(sprintf('chaos: lock repairs %d, slots used %d/%d, evictions %d, oom %d, retired bytes %d, entries %d',
