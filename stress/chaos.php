@@ -15,7 +15,15 @@
  *
  * Afterwards a probe (a child with a deadline) reads every key, compares what it finds with a full scan and
  * with the table's own counts and byte totals, checks every counter against what the workers reported,
- * writes and verifies new values everywhere, and checks that all memory comes back.
+ * writes and verifies new values everywhere, and runs tbl_check. Then, with every other process gone, the
+ * supervisor calls clearAll() and runs a reclamation pass (stats() releases the slots and zero-copy holds
+ * of the dead; a fill of twice the table reaps dead readers and runs the GC; clearAll(); set/delete of one
+ * key until reclamation has emptied the retire queue and the held list), and the memory must be what it
+ * was before any worker started, to the byte: stats()' memory_used, memory_free, memory_largest_free,
+ * retired_bytes, held_bytes, held_entries, held_retired_bytes, entries, pins, slots_used and processes,
+ * all recorded at the start; and tbl_check must be clean. tbl_check is a test hook
+ * (Shm\__table_test_check(), registered only with TABLE_TEST_HOOKS=1 in the environment at startup): the
+ * script re-executes itself with it when it is missing (below).
  *
  * With a table larger than the data (the default), nothing may be evicted either: memory held by the
  * entries that killed readers might still see has to be reclaimed by reaping their slots.
@@ -49,6 +57,25 @@
  *                        number); every write must still succeed
  *          --allow-oom   as --allow-evictions, and a set() that returns false is counted, not a failure
  *                        (for table.eviction_policy=noeviction)
+ *          --value-bytes MIN-MAX  values of MIN to MAX bytes (or with K, M: 50K-1536K) instead of 0 B .. 40 KB:
+ *                        a random binary payload as one string in an array, as a raw string, or as a list of
+ *                        16-64 KB strings in an array, with the CRC32 over the payload as always
+ *          --readers N   N more worker slots that only read (get() and getMany(), every value verified) and
+ *                        keep up to 8 of the arrays they read, verifying them again between later reads, until
+ *                        they are killed; zero-copy reads are then on (table.zero_copy=1, see below)
+ *          --large       issue #19's mode: --value-bytes 50K-1536K --readers 2 --workers 2 --keys 40
+ *                        --allow-evictions (options given as well win); run it on a table smaller than the
+ *                        data, -d table.memory=16M: it checks that entries were evicted during the run
+ *
+ * With --readers, every process of the run reads zero-copy: the mode is the whole table's, decided at
+ * startup, and every process forked from this one inherits it (docs/zero-copy.md), so the script
+ * re-executes itself with -d table.zero_copy=1 when this PHP lacks it. A reader's zero-copy arrays are the
+ * segment's own memory, held (table.zero_copy_budget, table.memory / 8 by default, bounds the bytes held;
+ * past it reads copy) until the reader dies: its SIGKILL leaves the holds to the reaper. The writers read
+ * too. A reader that finds a held array changed fails the run, as does a zero-copy read count of 0. The
+ * probe holds what it reads as well, so its byte account after the writes allows its own held replaced
+ * entries (within held_retired_bytes), and leaves the exact one to tbl_check; the final memory check runs
+ * in the supervisor, which never reads, after the probe is gone.
  * Output ends with `chaos: N passed, N failed` (one result per check); exit status 1 on any failure.
  */
 
@@ -61,12 +88,14 @@ $opt = [
     'seed' => random_int(1, 1 << 30), 'hang' => 5.0, 'deadline' => 0.0, 'probe-timeout' => 30.0,
     'kill-min-ms' => 20, 'kill-max-ms' => 120, 'v' => false, 'allow-evictions' => false, 'allow-oom' => false,
     'segment' => '', 'segment-dir' => '', 'spawn' => 'fork',
+    'large' => false, 'value-bytes' => '', 'readers' => 0,
     // set only on the command lines of the processes a named-segment run starts (start_php() below)
-    'role' => 'run', 'slot' => 0, 'gen' => 0, 'supervisor' => 0, 'hard-stop' => 0.0, 'initial-free' => -1,
+    'role' => 'run', 'slot' => 0, 'gen' => 0, 'supervisor' => 0, 'hard-stop' => 0.0,
 ];
+$given = [];   // the options given on the command line
 for ($i = 1; $i < $argc; $i++) {
     $a = $argv[$i];
-    if ($a === '-v' || $a === '--allow-oom' || $a === '--allow-evictions') {
+    if ($a === '-v' || $a === '--allow-oom' || $a === '--allow-evictions' || $a === '--large') {
         $opt[ltrim($a, '-')] = true;
         continue;
     }
@@ -89,12 +118,23 @@ for ($i = 1; $i < $argc; $i++) {
         exit(2);
     }
     $opt[$name] = is_string($opt[$name]) ? $val : (is_float($opt[$name]) ? (float) $val : (int) $val);
+    $given[$name] = true;
+}
+if ($opt['large']) {
+    // The preset: what the options given leave to it.
+    foreach (['value-bytes' => '50K-1536K', 'readers' => 2, 'workers' => 2, 'keys' => 40] as $k => $v) {
+        if (!isset($given[$k])) {
+            $opt[$k] = $v;
+        }
+    }
+    $opt['allow-evictions'] = true;
 }
 $opt['allow-evictions'] = $opt['allow-evictions'] || $opt['allow-oom'];
 if ($opt['deadline'] <= 0) {
     $opt['deadline'] = $opt['seconds'] + 90;
 }
 $opt['workers'] = max(1, $opt['workers']);
+$opt['readers'] = max(0, $opt['readers']);
 $opt['keys'] = max(8, $opt['keys']);
 $opt['counters'] = max(1, $opt['counters']);
 
@@ -119,6 +159,21 @@ function note(string $s): void
 {
     echo $s, "\n";
 }
+
+// --value-bytes MIN-MAX: bytes, or with K or M (1.5M, 1536K).
+$VALUE_BYTES = null;
+if ($opt['value-bytes'] !== '') {
+    $size = fn(string $x): ?int => preg_match('/^\s*(\d+(?:\.\d+)?)\s*([KkMm]?)\s*$/', $x, $m)
+        ? (int) round((float) $m[1] * ['' => 1, 'k' => 1024, 'm' => 1 << 20][strtolower($m[2])]) : null;
+    $range = explode('-', $opt['value-bytes']);
+    $VALUE_BYTES = count($range) === 2 ? [$size($range[0]), $size($range[1])] : [null, null];
+    if ($VALUE_BYTES[0] === null || $VALUE_BYTES[1] === null || $VALUE_BYTES[0] < 64 || $VALUE_BYTES[0] > $VALUE_BYTES[1]) {
+        check(false, "--value-bytes {$opt['value-bytes']} is MIN-MAX, in bytes or with K or M, MIN at least 64");
+        summary_and_exit();
+    }
+    $opt['value-bytes'] = "{$VALUE_BYTES[0]}-{$VALUE_BYTES[1]}";   // as the processes it starts get it
+}
+define('VALUE_BYTES', $VALUE_BYTES);
 
 // The processes a named-segment run starts separately load no php.ini, so no posix: they need none.
 foreach ($opt['role'] === 'run' ? ['pcntl_fork', 'posix_kill', 'stream_socket_pair'] : [] as $fn) {
@@ -146,27 +201,52 @@ if ($opt['segment'] !== '' && $opt['subject'] !== 'table') {
     check(false, '--segment is for --subject table');
     summary_and_exit();
 }
-if ($opt['segment'] !== '') {
-    if ($opt['segment-dir'] === '') {
-        $opt['segment-dir'] = (string) ini_get('table.segment_dir') ?: '/dev/shm';
+if ($opt['segment'] !== '' && $opt['segment-dir'] === '') {
+    $opt['segment-dir'] = (string) ini_get('table.segment_dir') ?: '/dev/shm';
+}
+
+// ---- what this PHP has to be started with --------------------------------------------------------------
+
+/* The settings a run needs are PHP_INI_SYSTEM, and the test hooks (Shm\__table_test_check(), tbl_check) are
+ * registered only when TABLE_TEST_HOOKS=1 is in the environment at startup. When this PHP lacks any of
+ * them, run this script again in a PHP started with them (same pid, same arguments, the settings added
+ * after the binary, the variable added to the environment). */
+$startup = [];
+$startupEnv = [];
+if ($opt['role'] === 'run' && $opt['subject'] === 'table') {
+    if ($opt['segment'] !== '' && (ini_get('table.segment') !== $opt['segment'] || ini_get('table.segment_dir') !== $opt['segment-dir'])) {
+        $startup['table.segment'] = $opt['segment'];
+        $startup['table.segment_dir'] = $opt['segment-dir'];
     }
-    // PHP_INI_SYSTEM settings: run this script again in a PHP started with them (same pid, same
-    // arguments, the two settings added after the binary).
-    if (ini_get('table.segment') !== $opt['segment'] || ini_get('table.segment_dir') !== $opt['segment-dir']) {
-        $cmd = (string) @file_get_contents('/proc/self/cmdline');
-        if (getenv('CHAOS_REEXEC') !== false || $cmd === '' || !function_exists('pcntl_exec')) {
-            check(false, "this PHP runs on table.segment={$opt['segment']}, table.segment_dir={$opt['segment-dir']}",
-                'it has table.segment=' . var_export(ini_get('table.segment'), true) . ', table.segment_dir='
-                . var_export(ini_get('table.segment_dir'), true) . ($cmd === '' ? '; no /proc/self/cmdline to re-execute it with them' : ''));
-            summary_and_exit();
+    // The mode is the whole table's (docs/zero-copy.md): writers, readers, the probe and this process all
+    // run with it, as every process forked from this one does.
+    if ($opt['readers'] > 0 && !in_array(strtolower((string) ini_get('table.zero_copy')), ['1', 'on'], true)) {
+        $startup['table.zero_copy'] = '1';
+    }
+    if (class_exists('Shm\Table') && !function_exists('Shm\__table_test_check')) {
+        $startupEnv['TABLE_TEST_HOOKS'] = '1';
+    }
+}
+if ($startup || $startupEnv) {
+    $cmd = (string) @file_get_contents('/proc/self/cmdline');
+    if (getenv('CHAOS_REEXEC') !== false || $cmd === '' || !function_exists('pcntl_exec')) {
+        $have = [];
+        foreach (array_keys($startup) as $k) {
+            $have[] = "$k=" . var_export(ini_get($k), true);
         }
-        $args = array_slice(explode("\0", rtrim($cmd, "\0")), 1);
-        array_unshift($args, '-d', "table.segment={$opt['segment']}", '-d', "table.segment_dir={$opt['segment-dir']}");
-        flush();
-        pcntl_exec(PHP_BINARY, $args, getenv() + ['CHAOS_REEXEC' => '1']);
-        check(false, 'pcntl_exec(' . PHP_BINARY . ') to run on the named segment');
+        check(false, 'this PHP runs with ' . implode(', ', array_map(fn($k, $v) => "$k=$v", array_keys($startup + $startupEnv), $startup + $startupEnv)),
+            ($have ? 'it has ' . implode(', ', $have) : 'the test hooks are not registered') . ($cmd === '' ? '; no /proc/self/cmdline to re-execute it with them' : ''));
         summary_and_exit();
     }
+    $args = array_slice(explode("\0", rtrim($cmd, "\0")), 1);
+    $pre = [];
+    foreach ($startup as $k => $v) {
+        array_push($pre, '-d', "$k=$v");
+    }
+    flush();
+    pcntl_exec(PHP_BINARY, array_merge($pre, $args), $startupEnv + getenv() + ['CHAOS_REEXEC' => '1']);
+    check(false, 'pcntl_exec(' . PHP_BINARY . ') to run with ' . json_encode($startup + $startupEnv));
+    summary_and_exit();
 }
 
 // ---- subjects ------------------------------------------------------------------------------------------
@@ -315,6 +395,9 @@ function ident(string $k, ?string $ns): string
  * through the serializer), random binary payloads of 0 B .. 40 KB, a CRC32 over everything. */
 function make_value(string $id, int $seq, int $w): mixed
 {
+    if (VALUE_BYTES !== null) {
+        return make_large_value($id, $seq, $w, ...VALUE_BYTES);
+    }
     $r = mt_rand(0, 99);
     $len = $r < 70 ? mt_rand(0, 200) : ($r < 96 ? mt_rand(201, 4000) : mt_rand(4001, 40000));
     $p = $len > 0 ? random_bytes($len) : '';
@@ -333,6 +416,23 @@ function make_value(string $id, int $seq, int $w): mixed
             $o->crc = $crc;
             return $o;
     }
+}
+/* With --value-bytes: a random binary payload of $min..$max bytes, as one string in an array (whose image
+ * is its compact size: zero-copy readers get it in place), as a raw string (always copied), or as a list of
+ * 16-64 KB strings in an array (zero-copy too). The CRC32 is over the payload's bytes, however split. */
+function make_large_value(string $id, int $seq, int $w, int $min, int $max): mixed
+{
+    $len = mt_rand($min, $max);
+    if ($seq % 3 === 2) {
+        $p = [];
+        for ($left = $len; $left > 0; $left -= $n) {
+            $p[] = random_bytes($n = min($left, mt_rand(16384, 65536)));
+        }
+        return ['id' => $id, 'n' => $seq, 'w' => $w, 'p' => $p, 'crc' => crc32("$id|$seq|$w|" . implode('', $p))];
+    }
+    $p = random_bytes($len);
+    $crc = crc32("$id|$seq|$w|$p");
+    return $seq % 3 === 0 ? ['id' => $id, 'n' => $seq, 'w' => $w, 'p' => $p, 'crc' => $crc] : "V|$crc|$id|$seq|$w|$p";
 }
 /* null when $v is a valid value for $id, else what is wrong with it. */
 function verify_value(string $id, mixed $v): ?string
@@ -357,13 +457,22 @@ function verify_value(string $id, mixed $v): ?string
         return 'unexpected ' . get_debug_type($v);
     }
     if (array_keys($v) !== ['id', 'n', 'w', 'p', 'crc'] || !is_string($v['id']) || !is_int($v['n'])
-        || !is_int($v['w']) || !is_string($v['p']) || !is_int($v['crc'])) {
+        || !is_int($v['w']) || !is_int($v['crc'])) {
+        return "malformed $shape value";
+    }
+    $p = $v['p'];
+    if (is_array($p)) {   // make_large_value()'s list of strings
+        if (!array_is_list($p) || array_filter($p, 'is_string') !== $p) {
+            return "malformed $shape value (its payload list)";
+        }
+        $p = implode('', $p);
+    } elseif (!is_string($p)) {
         return "malformed $shape value";
     }
     if ($v['id'] !== $id) {
         return "$shape value of {$v['id']} found under $id";
     }
-    return crc32("{$v['id']}|{$v['n']}|{$v['w']}|{$v['p']}") === $v['crc'] ? null : "$shape value fails its CRC";
+    return crc32("{$v['id']}|{$v['n']}|{$v['w']}|$p") === $v['crc'] ? null : "$shape value fails its CRC";
 }
 
 // ---- the processes a named-segment run starts separately -----------------------------------------------
@@ -405,7 +514,11 @@ function php_child_argv(array $opt, string $role, array $args): array
         }
     }
     array_push($argv, __FILE__, '--role', $role, '--segment', $opt['segment'], '--segment-dir', $opt['segment-dir'],
-        '--keys', (string) $opt['keys'], '--counters', (string) $opt['counters'], '--seed', (string) $opt['seed']);
+        '--keys', (string) $opt['keys'], '--counters', (string) $opt['counters'], '--seed', (string) $opt['seed'],
+        '--workers', (string) $opt['workers'], '--readers', (string) $opt['readers']);
+    if ($opt['value-bytes'] !== '') {
+        array_push($argv, '--value-bytes', $opt['value-bytes']);
+    }
     foreach (['allow-evictions', 'allow-oom'] as $flag) {
         if ($opt[$flag]) {
             $argv[] = "--$flag";
@@ -427,7 +540,7 @@ if ($opt['role'] === 'worker' || $opt['role'] === 'probe') {
         if ($opt['role'] === 'worker') {
             worker($SUBJECT, STDOUT, $opt['slot'], $opt['gen'], $opt, $opt['supervisor'], $opt['hard-stop']);
         } else {
-            probe($SUBJECT, STDOUT, $opt, $opt['initial-free'] >= 0 ? $opt['initial-free'] : null);
+            probe($SUBJECT, STDOUT, $opt);
         }
     } catch (Throwable $e) {
         @fwrite(STDOUT, 'E uncaught ' . str_replace("\n", ' ', get_class($e) . ': ' . $e->getMessage()) . "\n");
@@ -551,6 +664,53 @@ function forget_proc(int $pid): void
 // ---- the worker ----------------------------------------------------------------------------------------
 
 /*
+ * One operation of a reader (--readers): get() or getMany() of random keys, every value verified, and the
+ * arrays kept (up to 8; zero-copy, these are the segment's own) and verified again while later reads,
+ * other workers' writes, evictions and SIGKILLs go on: an entry's memory reused while a reader still holds
+ * it fails a CRC (or worse). One op in six re-verifies every array held.
+ */
+function read_and_hold(Subject $S, callable $pick, array &$held, callable $fail): void
+{
+    $r = mt_rand(0, 99);
+    $got = [];
+    if ($r < 70) {
+        [$k, $ns] = key_of($pick());
+        $got[ident($k, $ns)] = $S->get($k, $ns);
+    } elseif ($r < 84) {
+        $ns = mt_rand(0, 3) === 3 ? NS_OTHER : null;
+        $keys = [];
+        for ($j = 0; $j < 3; $j++) {
+            $i = $pick();
+            [$k] = key_of($ns === null ? ($i % 4 === 3 ? $i - 1 : $i) : ($i - $i % 4 + 3));
+            $keys[] = $k;
+        }
+        foreach ($S->getMany($keys, $ns) as $k => $v) {
+            $got[ident((string) $k, $ns)] = $v;
+        }
+    } else {
+        foreach ($held as [$id, $v]) {
+            if (($err = verify_value($id, $v)) !== null) {
+                $fail("an array held across reads, $id: $err");
+            }
+        }
+        return;
+    }
+    foreach ($got as $id => $v) {
+        if ($v === null) {
+            continue;
+        }
+        if (($err = verify_value($id, $v)) !== null) {
+            $fail("read $id: $err");
+        } elseif (is_array($v)) {
+            $held[count($held) < 8 ? count($held) : mt_rand(0, 7)] = [$id, $v];
+        }
+    }
+    if ($held && ($err = verify_value(...$held[$i = array_rand($held)])) !== null) {
+        $fail("an array held across reads, {$held[$i][0]}: $err");
+    }
+}
+
+/*
  * Messages to the supervisor, one line each (short, so one write(2) each, never torn):
  *   p <ops>        progress: operations done by this incarnation so far (at least every 20 ms)
  *   I <c> <by>     about to increment counter c by `by`; any later line confirms it completed
@@ -585,10 +745,16 @@ function worker(Subject $S, $sock, int $w, int $gen, array $opt, int $supervisor
     $fail = function (string $what) use ($send) {
         $send('E ' . str_replace("\n", ' ', $what) . "\n");
     };
+    $reader = $w >= $opt['workers'];   // slots past --workers are the --readers
+    $held = [];
+    $setMany = VALUE_BYTES === null ? 4 : 2;
+    $every = VALUE_BYTES === null ? 15 : 0;   // large values: an operation takes milliseconds
     while (true) {
         $r = mt_rand(0, 99);
         try {
-            if ($r < 45) {                                      // get
+            if ($reader) {
+                read_and_hold($S, $pick, $held, $fail);
+            } elseif ($r < 45) {                                // get
                 [$k, $ns] = key_of($pick());
                 $v = $S->get($k, $ns);
                 if ($v !== null && ($err = verify_value(ident($k, $ns), $v)) !== null) {
@@ -622,7 +788,7 @@ function worker(Subject $S, $sock, int $w, int $gen, array $opt, int $supervisor
             } elseif ($r < 96) {                                // setMany
                 $ns = mt_rand(0, 1) ? null : NS_OTHER;
                 $batch = [];
-                for ($j = 0; $j < 4; $j++) {
+                for ($j = 0; $j < $setMany; $j++) {
                     $i = $pick();
                     $i = $ns === null ? ($i % 4 === 3 ? $i - 1 : $i) : ($i - $i % 4 + 3);
                     if ($i >= $nkeys) {
@@ -653,7 +819,7 @@ function worker(Subject $S, $sock, int $w, int $gen, array $opt, int $supervisor
             $fail('op ' . $r . ' threw ' . get_class($e) . ': ' . $e->getMessage());
         }
         $ops++;
-        if (($ops & 15) === 0) {
+        if (($ops & $every) === 0) {
             $now = microtime(true);
             if ($now - $last >= 0.02) {
                 $last = $now;
@@ -725,7 +891,7 @@ function table_consistency(array $perNs): array
 }
 
 /* Runs in a child after every worker is dead. Sends one JSON line: the checks and the numbers. */
-function probe(Subject $S, $sock, array $opt, ?int $initialFree): void
+function probe(Subject $S, $sock, array $opt): void
 {
     $checks = [];
     $add = function (bool $ok, string $what, string $detail = '') use (&$checks) {
@@ -733,6 +899,7 @@ function probe(Subject $S, $sock, array $opt, ?int $initialFree): void
     };
     $isTable = $S instanceof TableSubject;
     $nkeys = $opt['keys'];
+    $info0 = $S->info();   // before it reads or writes: the run's own counters (those of the dead folded in)
 
     // 1. every key, read directly
     $present = [];
@@ -832,50 +999,96 @@ function probe(Subject $S, $sock, array $opt, ?int $initialFree): void
         }
         [$mism, $st, $sumMem] = table_consistency($perNs);
         $leaked = $st['memory_used'] - $st['retired_bytes'] - $sumMem;
-        $add($mism === [] && $leaked === 0,
-            'probe: after the writes every used byte is a live entry or a retired one (the GC took back what killed writers leaked)',
-            implode('; ', array_slice($mism, 0, 4)) . "memory_used {$st['memory_used']} = entries $sumMem + retired {$st['retired_bytes']} + $leaked other");
+        if (!$st['zero_copy']) {
+            $add($mism === [] && $leaked === 0,
+                'probe: after the writes every used byte is a live entry or a retired one (the GC took back what killed writers leaked)',
+                implode('; ', array_slice($mism, 0, 4)) . "memory_used {$st['memory_used']} = entries $sumMem + retired {$st['retired_bytes']} + $leaked other");
+        } else {
+            // Entries this probe read zero-copy and then replaced stay allocated, off the retire queue, until
+            // it exits: stats() shows them only within held_retired_bytes (which also counts held entries
+            // still queued). The exact account, the held list included, is tbl_check's, below.
+            $add($mism === [] && $leaked >= 0 && $leaked <= $st['held_retired_bytes'],
+                'probe: after the writes every used byte is a live entry, a retired one or a replaced one this probe holds zero-copy',
+                implode('; ', array_slice($mism, 0, 4)) . "memory_used {$st['memory_used']} = entries $sumMem + retired {$st['retired_bytes']} + $leaked other, "
+                . "held_retired_bytes {$st['held_retired_bytes']}");
+        }
+        if (function_exists('Shm\__table_test_check')) {
+            // Chains, counters, retire queue, held list, allocator: used bytes exactly live + retired.
+            $err = Shm\__table_test_check();
+            $add($err === '', 'probe: tbl_check is clean after the run (every block a live, retired or held entry; chains, counters, allocator)', $err);
+        }
     }
     $info = $S->info();
-    // 4. the memory comes back: after clearAll() and a pass that fills the table (which reaps the slots of
-    //    killed readers and runs the GC of blocks leaked by killed writers), the free bytes are what they
-    //    were before the run began.
-    if ($isTable && $initialFree !== null) {
-        $removed = Shm\Table::clearAll();
-        $fill = str_repeat('f', 1 << 19);
-        $size = $info['memory_size'];
-        $fillRefused = 0;
-        for ($i = 0, $n = intdiv($size, 1 << 19) * 2 + 8; $i < $n; $i++) {
-            $fillRefused += !Shm\Table::set('fill' . ($i % 64), $fill . $i);
-        }
-        Shm\Table::clearAll();
-        for ($i = 0; $i < 100; $i++) {
-            Shm\Table::set("churn$i", $i);
-            Shm\Table::delete("churn$i");
-        }
-        $after = Shm\Table::stats();
-        $add($removed > 0 && $after['entries'] === 0 && $after['memory_used'] === $after['retired_bytes']
-            && $after['retired_bytes'] < 65536 && $after['memory_free'] + $after['memory_used'] === $initialFree,
-            'probe: after clearAll() and a fill, every byte is free again but the last few retired entries (nothing leaked, no reader pins memory)',
-            "free before the run {$initialFree}, now {$after['memory_free']} + used {$after['memory_used']} (of which retired {$after['retired_bytes']}); "
-            . "$fillRefused of $n writes of 512 KB refused while filling");
-        $info['after_refill'] = $after;
-    }
-    $msg = json_encode(['checks' => $checks, 'counters' => $counters, 'info' => $info], JSON_INVALID_UTF8_SUBSTITUTE) . "\n";
+    $msg = json_encode(['checks' => $checks, 'counters' => $counters, 'info' => $info, 'info0' => $info0], JSON_INVALID_UTF8_SUBSTITUTE) . "\n";
     fwrite($sock, $msg);
+}
+
+// ---- all memory back (supervisor, Shm\Table) ------------------------------------------------------------
+
+/* The stats() figures that say where the heap's bytes are. Equal, to the byte, before any worker starts
+ * and after the run's clearAll() and reclamation pass: nothing leaked, nothing still held or retired, no
+ * free block lost to fragmentation (one free block again), and no process but the supervisor attached. */
+const MEMORY_FIGURES = ['entries', 'memory_used', 'memory_free', 'memory_largest_free', 'retired_bytes',
+    'held_bytes', 'held_entries', 'held_retired_bytes', 'pins', 'slots_used', 'processes'];
+function memory_figures(): array
+{
+    $st = Shm\Table::stats();
+    $out = [];
+    foreach (MEMORY_FIGURES as $k) {
+        $out[$k] = $st[$k] ?? null;
+    }
+    return $out;
+}
+
+/* Retire queue and held list emptied: a set() and a delete() of one key until reclamation, which runs
+ * every 32 retires (core/entry.c, TBL_RECLAIM_EVERY), has freed everything retired (no reader is inside a
+ * read any more, so all of it). Returns the rounds it took, or -1 when 200 did not do it. */
+function drain_retired(): int
+{
+    for ($i = 0; $i < 200; $i++) {
+        $st = Shm\Table::stats();
+        if ($st['retired_bytes'] === 0 && $st['held_retired_bytes'] === 0) {
+            return $i;
+        }
+        Shm\Table::set('chaos-drain', $i);
+        Shm\Table::delete('chaos-drain');
+    }
+    return -1;
+}
+
+/* The reclamation pass, in the supervisor once every other process is gone (it never read zero-copy, so
+ * it holds nothing itself): stats() releases the reader slots and zero-copy holds of the dead; a fill of
+ * twice the table in 512 KB values, whose writes reap the dead readers that still pin retired memory and
+ * run the GC of blocks leaked by killed writers; clearAll(); then drain_retired(). */
+function reclamation_pass(int $memorySize): array
+{
+    Shm\Table::stats();
+    $fill = str_repeat('f', 1 << 19);
+    $refused = 0;
+    for ($i = 0, $n = intdiv($memorySize, 1 << 19) * 2 + 8; $i < $n; $i++) {
+        $refused += !Shm\Table::set('fill' . ($i % 64), $fill . $i);
+    }
+    Shm\Table::clearAll();
+    return ['writes' => $n, 'refused' => $refused, 'drain' => drain_retired()];
 }
 
 // ---- the run -------------------------------------------------------------------------------------------
 
 $S = $SUBJECT;
-$W = $opt['workers'];
-note(sprintf('chaos: %s, %d workers, %d keys + %d counters, %.1f s of SIGKILLs every %d-%d ms, seed %d, watchdog %.1f s, deadline %d s',
-    $S->name(), $W, $opt['keys'], $opt['counters'], $opt['seconds'], $opt['kill-min-ms'], $opt['kill-max-ms'],
-    $opt['seed'], $opt['hang'], $opt['deadline']));
+$W = $opt['workers'] + $opt['readers'];   // worker slots: the --workers, then the --readers
+note(sprintf('chaos: %s, %d workers%s, %d keys + %d counters%s, %.1f s of SIGKILLs every %d-%d ms, seed %d, watchdog %.1f s, deadline %d s',
+    $S->name(), $opt['workers'], $opt['readers'] ? " + {$opt['readers']} readers holding the arrays they read" : '',
+    $opt['keys'], $opt['counters'], VALUE_BYTES ? sprintf(', values of %d-%d bytes', ...VALUE_BYTES) : '',
+    $opt['seconds'], $opt['kill-min-ms'], $opt['kill-max-ms'], $opt['seed'], $opt['hang'], $opt['deadline']));
 if ($S instanceof TableSubject) {
     $st0 = Shm\Table::stats();
-    note(sprintf('chaos: table.memory %d bytes, eviction policy %s, serializer %s, %d reader slots',
-        $st0['memory_size'], $st0['eviction_policy'], $st0['serializer'], $st0['slots_total']));
+    note(sprintf('chaos: table.memory %d bytes, eviction policy %s, serializer %s, %d reader slots, zero-copy %s',
+        $st0['memory_size'], $st0['eviction_policy'], $st0['serializer'], $st0['slots_total'],
+        $st0['zero_copy'] ? "on (budget {$st0['zero_copy_budget']} bytes)" : 'off'));
+    if ($opt['readers'] > 0 && !$st0['zero_copy']) {
+        check(false, 'zero-copy reads are on for the readers', 'stats() says zero_copy is off with table.zero_copy=' . ini_get('table.zero_copy'));
+        summary_and_exit();
+    }
     if ($opt['segment'] !== '') {
         $opt['segment-size'] = $st0['memory_size'];
         note(sprintf('chaos: named segment %s (%s by this run), workers %s, the probe a separately started PHP',
@@ -890,12 +1103,17 @@ if ($S instanceof TableSubject) {
     }
 }
 mt_srand($opt['seed']);
-$initialFree = $S instanceof TableSubject ? Shm\Table::stats()['memory_free'] : null;
-// The counters of a named segment outlive runs: a run is judged by what changed during it. A reused empty
-// segment may still hold the last few retired entries of the last run: memory the refill frees again.
+// The counters of a named segment outlive runs: a run is judged by what changed during it.
 $evictionsBefore = $S instanceof TableSubject ? $st0['evictions'] : 0;
-if ($opt['segment'] !== '') {
-    $initialFree += Shm\Table::stats()['memory_used'];
+$base = null;
+if ($S instanceof TableSubject) {
+    // Where every byte is before any worker starts (before this process writes, too). A reused empty
+    // segment may still hold the last few retired entries of its last run: drained first, as at the end.
+    $drained = drain_retired();
+    $base = memory_figures();
+    $err = Shm\__table_test_check();
+    check($drained >= 0 && $err === '', 'the table is consistent at the start (tbl_check) and holds nothing retired',
+        ($err !== '' ? "tbl_check: $err; " : '') . ($drained < 0 ? 'retired memory did not drain; ' : '') . json_encode($base));
 }
 for ($i = 0; $i < $opt['keys']; $i++) {
     [$k, $ns] = key_of($i);
@@ -904,6 +1122,7 @@ for ($i = 0; $i < $opt['keys']; $i++) {
 for ($c = 0; $c < $opt['counters']; $c++) {
     $S->set("ctr$c", 0, null);
 }
+$stFilled = $S->info();   // what the run's counters start from
 
 $t0 = microtime(true);
 $end = $t0 + $opt['seconds'];
@@ -1034,7 +1253,7 @@ $hung = false;
 // some progress. A loaded machine that has not got there by $end runs on, within the global deadline
 // (which still leaves the probe its time), rather than failing for being slow.
 $minKills = max(10, (int) ($opt['seconds'] * 1000 / $opt['kill-max-ms']));
-$minOps = 1000;
+$minOps = VALUE_BYTES === null ? 1000 : 200;   // large values: milliseconds an operation
 $extendUntil = $end + max(0.0, min(40.0, $opt['deadline'] - $opt['seconds'] - $opt['probe-timeout'] - 15));
 while (!$hung && (($now = microtime(true)) < $end || (($kills < $minKills || $opsDone <= $minOps) && $now < $extendUntil))) {
     $read = sockets_of($workers);
@@ -1143,10 +1362,10 @@ check($unexpected === [], 'no worker died except by SIGKILL', count($unexpected)
 
 if ($opt['segment'] !== '') {
     // A process that shares nothing with this run but the name: it maps the segment on its own.
-    [$ppid, $psock] = start_php(php_child_argv($opt, 'probe', ['--initial-free', $initialFree ?? -1]));
+    [$ppid, $psock] = start_php(php_child_argv($opt, 'probe', []));
 } else {
-    [$ppid, $psock] = spawn(function ($sock) use ($S, $opt, $initialFree) {
-        probe($S, $sock, $opt, $initialFree);
+    [$ppid, $psock] = spawn(function ($sock) use ($S, $opt) {
+        probe($S, $sock, $opt);
     }, []);
 }
 $pdata = '';
@@ -1213,6 +1432,15 @@ if (!check($probeEof, "the probe finished within {$opt['probe-timeout']} s",
         check($evictions === 0, 'no live entry was evicted: memory pinned by killed readers was reaped, not made up for by eviction',
             "evictions {$evictions}" . ($evictionsBefore ? " during the run ({$info['evictions']} in the segment's life)" : ''));
     }
+    $run = fn(string $k): int => ($probe['info0'][$k] ?? 0) - ($stFilled[$k] ?? 0);   // during the run
+    if ($opt['readers'] > 0 && isset($info['zero_copy_reads'])) {
+        check($run('zero_copy_reads') > 0, 'arrays were read zero-copy during the run (by readers and writers, each held until its reader was killed)',
+            $run('zero_copy_reads') . ' zero-copy reads, ' . ($run('hits') - $run('zero_copy_reads')) . ' other hits (strings, counters, arrays past the budget)');
+    }
+    if ($opt['large'] && isset($info['evictions'])) {
+        check($run('evictions') > 0, 'the table was under memory pressure during the run (entries were evicted)',
+            $run('evictions') . ' evictions' . ($opt['allow-oom'] ? ', ' . $run('oom') . ' writes refused' : ''));
+    }
     if (isset($info['lock_repairs'])) {
         note(sprintf('chaos: lock repairs %d, slots used %d/%d, evictions %d, oom %d, retired bytes %d, entries %d',
             $info['lock_repairs'], $info['slots_used'], $info['slots_total'], $info['evictions'], $info['oom'],
@@ -1220,6 +1448,28 @@ if (!check($probeEof, "the probe finished within {$opt['probe-timeout']} s",
     } else {
         note('chaos: subject info ' . json_encode($info));
     }
+}
+
+// ---- all memory back -------------------------------------------------------------------------------------
+
+if ($base !== null) {
+    // Every worker and the probe are gone: clearAll(), the reclamation pass, and every byte where it was.
+    $removed = Shm\Table::clearAll();
+    $pass = reclamation_pass($st0['memory_size']);
+    $after = memory_figures();
+    $diff = [];
+    foreach (MEMORY_FIGURES as $k) {
+        if ($after[$k] !== $base[$k]) {
+            $diff[] = "$k {$after[$k]}, at the start {$base[$k]}";
+        }
+    }
+    check($removed > 0 && $pass['drain'] >= 0 && $diff === [],
+        'after clearAll() and a reclamation pass the memory is what it was before the run, to the byte (used, free, largest free block, retired, held; no slot but the supervisor\'s)',
+        ($diff ? implode('; ', $diff) . '; ' : "memory_used {$after['memory_used']}, memory_free {$after['memory_free']}, largest free {$after['memory_largest_free']}; ")
+        . "clearAll() removed $removed; {$pass['refused']} of {$pass['writes']} writes of 512 KB refused while filling; "
+        . ($pass['drain'] >= 0 ? "retired memory drained in {$pass['drain']} set/delete rounds" : 'retired memory did not drain in 200 rounds'));
+    $err = Shm\__table_test_check();
+    check($err === '', 'tbl_check is clean at the end', $err);
 }
 pcntl_alarm(0);
 kill_everything();

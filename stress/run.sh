@@ -12,6 +12,11 @@
 #   chaos-segment   the same for 4 s on a named segment in a temporary directory (removed at the end),
 #                   its odd worker slots separately started PHPs that attach while others are killed, and
 #                   the probe one more, started after the run (--spawn mixed)                  (limit 150 s)
+#   chaos-large     issue #19's mode for 8 s on a 16M table (--large): 2 writers of 50 KB-1.5 MB values and
+#                   2 zero-copy readers holding the arrays they read, all killed at random, the table under
+#                   memory pressure; at the end the memory is what it was at the start, to the byte, and
+#                   tbl_check is clean. A set() that returns false is counted, not failed (--allow-oom), as
+#                   in chaos-pressure; the 10-minute run of this is in docs/reliability.md (limit 150 s)
 #   fpm             stress/fpm/run.sh: php-fpm + nginx + ab/wrk, reloads, logs               (limit 240 s)
 # and, only with CHAOS_APCU=1, the chaos harness against APCu for comparison (reported, never counted:
 # APCu is expected to wedge when a worker dies holding its lock).
@@ -19,7 +24,7 @@
 # Each part prints its own `NAME: N passed, N failed`; the last line is the sum, `N passed, N failed`.
 # Exit status 1 when anything failed or a part ended without its summary line.
 # Environment: PHP (the php binary, default: php), NO_INSTALL=1 (the fpm part installs nothing),
-# CHAOS_SECONDS (default 6), STRESS_PARTS="chaos chaos-pressure chaos-segment fpm" picks parts, KEEP=1 keeps the logs
+# CHAOS_SECONDS (default 6), STRESS_PARTS="chaos chaos-pressure chaos-segment chaos-large fpm" picks parts, KEEP=1 keeps the logs
 # (they are kept anyway when something failed).
 set -uo pipefail
 {
@@ -28,7 +33,7 @@ SO=${1:-${TABLE_SO:-}}
 PHP=${PHP:-php}
 . "$HERE/../scripts/lib.sh"
 php_without_installed_table "$PHP"   # the table.so given, not one installed system-wide
-PARTS=${STRESS_PARTS:-chaos chaos-pressure chaos-segment fpm}
+PARTS=${STRESS_PARTS:-chaos chaos-pressure chaos-segment chaos-large fpm}
 if [ -z "$SO" ] || [ ! -f "$SO" ]; then
 	echo "usage: bash stress/run.sh /abs/path/to/table.so   (or TABLE_SO=...)${SO:+; no such file: $SO}"
 	echo "0 passed, 1 failed"
@@ -78,6 +83,9 @@ for p in $PARTS; do
 				--segment chaos --segment-dir "$SEGDIR" --spawn mixed
 			rm -rf "$SEGDIR"
 			SEGDIR="" ;;
+		chaos-large)
+			part chaos-large 150 "$PHP" -d "extension=$SO" -d table.memory=16M "$HERE/chaos.php" --large --seconds 8 \
+				--allow-oom ;;
 		fpm)
 			part fpm 240 bash "$HERE/fpm/run.sh" "$SO" ;;
 		*)
