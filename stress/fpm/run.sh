@@ -311,8 +311,10 @@ FPM_PID=""
 
 # Every line of the FPM error log must be one of these (after the "[date] " prefix). Lines before the
 # spin phase and after it may only be the normal lifecycle notices; the spin phase adds FPM's own
-# warnings about the two workers it terminated, and nothing else.
-LIFECYCLE='^NOTICE: (fpm is running, pid [0-9]+|ready to handle connections|systemd monitor interval set to [0-9]+ms|Reloading in progress \.\.\.|reloading: execvp\(.*\)|using inherited socket fd=[0-9]+, "127\.0\.0\.1:[0-9]+"|Finishing \.\.\.|Terminating \.\.\.|exiting, bye-bye!|error log file re-opened|\[pool (www|other)\] child [0-9]+ started|\[pool (www|other)\] child [0-9]+ exited (with code 0|on signal (3 \(SIGQUIT\)|15 \(SIGTERM\))) after [0-9.]+ seconds from start)$'
+# warnings about the two workers it terminated, and nothing else. "failed to acquire scoreboard" is FPM's
+# own notice when its master's non-blocking try for the scoreboard lock meets a worker holding it (seen on
+# php-fpm 8.4 under load): a lock of FPM's, not of the table's.
+LIFECYCLE='^NOTICE: (failed to acquire scoreboard|fpm is running, pid [0-9]+|ready to handle connections|systemd monitor interval set to [0-9]+ms|Reloading in progress \.\.\.|reloading: execvp\(.*\)|using inherited socket fd=[0-9]+, "127\.0\.0\.1:[0-9]+"|Finishing \.\.\.|Terminating \.\.\.|exiting, bye-bye!|error log file re-opened|\[pool (www|other)\] child [0-9]+ started|\[pool (www|other)\] child [0-9]+ exited (with code 0|on signal (3 \(SIGQUIT\)|15 \(SIGTERM\))) after [0-9.]+ seconds from start)$'
 SPIN='^WARNING: \[pool www\] child [0-9]+, script '"'"'[^'"'"']*/spin\.php'"'"' \(request: "GET /spin\.php"\) execution timed out \([0-9.]+ sec\), terminating$|^WARNING: \[pool www\] child [0-9]+ exited on signal 15 \(SIGTERM\) after [0-9.]+ seconds from start$'
 UNEXPECTED=$(awk -v from="$BEFORE_SPIN" '{ print (NR > from ? "S " : "N ") $0 }' "$DIR/fpm-error.log" | sed -E 's/^([NS]) \[[^]]*\] /\1 /' |
 	while IFS= read -r line; do
