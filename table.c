@@ -289,6 +289,30 @@ zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, 
 	return r == SUCCESS ? 1 : -1;
 }
 
+zend_never_inline int php_table_fetch_split(tbl_t *t, const tbl_view_t *v, zval *rv)
+{
+	uint8_t type = (uint8_t)(v->type & ~TBL_T_SPLIT);
+	zend_string *volatile bytes = NULL;
+	zend_result r;
+
+	zend_try {
+		bytes = zend_string_alloc(v->len, 0);
+	} zend_catch {
+		tbl_read_end(t);
+		zend_bailout();
+	} zend_end_try();
+	tbl_view_copy(t, v, ZSTR_VAL(bytes));
+	ZSTR_VAL(bytes)[v->len] = '\0';
+	tbl_read_end(t);
+	if (type == TBL_T_STRING) {
+		ZVAL_STR(rv, bytes);
+		return 1;
+	}
+	r = php_table_decode(type, ZSTR_VAL(bytes), v->len, rv);
+	zend_string_efree(bytes);
+	return r == SUCCESS ? 1 : -1;
+}
+
 zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count)
 {
 	/* Hold just this entry until the request's memory is gone (post_deactivate); past the budget of held
@@ -386,6 +410,33 @@ bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_enco
 		return false;
 	}
 	return true;
+}
+
+bool php_table_encode_compact_again(zval *value, uint32_t argnum, php_table_encoded *enc)
+{
+	php_table_encoded_free(enc);
+	if (php_table_encode_compact(value, php_table_ser, argnum, enc) != SUCCESS) {
+		return false;
+	}
+	if (UNEXPECTED(enc->size > UINT32_MAX)) {
+		return false;   /* not after an image that fitted in 32 bits; never stored */
+	}
+	return true;
+}
+
+tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *value, uint32_t argnum,
+                                     php_table_encoded *enc, uint32_t ttl, tbl_store_mode_t mode)
+{
+	tbl_status_t st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc->val, ttl, mode);
+
+	if (UNEXPECTED(st == TBL_ENOCONTIG)) {
+		if (!php_table_encode_compact_again(value, argnum, enc)) {
+			tbl_count_failed_store(t);
+			return TBL_ENOMEM;   /* with the exception, if the encoder threw one */
+		}
+		st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc->val, ttl, mode);
+	}
+	return st;
 }
 
 /* ---- module lifecycle ------------------------------------------------------------------------------ */

@@ -65,6 +65,9 @@ PHP_TABLE_HIDDEN int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zva
 /* An image (TBL_T_IMAGE): handed out as is, its entry held until the request ends, when zero-copy is
  * on and the budget allows; otherwise copied. Same results as php_table_fetch. */
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count);
+/* A value stored in pieces (TBL_T_SPLIT in its type): copied together, the read section closed, then
+ * materialized. Same results as php_table_fetch. */
+PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_split(tbl_t *t, const tbl_view_t *v, zval *rv);
 /* php_table_fetch for a process without a reader slot (every one is held by a live process): the value
  * is copied out under its stripe lock (tbl_lookup_copy) and materialized after. Not counted in stats. */
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend_string *key,
@@ -72,6 +75,13 @@ PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns
 PHP_TABLE_HIDDEN int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta);
 PHP_TABLE_HIDDEN zend_long php_table_seconds_left(uint32_t expire);
 PHP_TABLE_HIDDEN bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc);
+/* Encode `value` again, never as a zero-copy image (after TBL_ENOCONTIG: the table has no single block
+ * for the image, but can store the compact encoding in pieces). false when it threw. */
+PHP_TABLE_HIDDEN bool php_table_encode_compact_again(zval *value, uint32_t argnum, php_table_encoded *enc);
+/* tbl_store, and after TBL_ENOCONTIG the same value again in its compact encoding. */
+PHP_TABLE_HIDDEN tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *value,
+                                                      uint32_t argnum, php_table_encoded *enc, uint32_t ttl,
+                                                      tbl_store_mode_t mode);
 
 /* php_table_testhooks.c: the test-only functions, when TABLE_TEST_HOOKS=1 (MINIT). */
 PHP_TABLE_HIDDEN void php_table_testhooks_register(int module_number);
@@ -238,6 +248,9 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 	}
 	if (v.type == TBL_T_IMAGE) {
 		return php_table_fetch_image(t, &v, rv, count);
+	}
+	if (UNEXPECTED(v.type & TBL_T_SPLIT)) {
+		return php_table_fetch_split(t, &v, rv);
 	}
 	if (UNEXPECTED(php_table_decode_runs_user_code(v.type))) {
 		return php_table_fetch_serialized(t, &v, rv);

@@ -105,9 +105,9 @@ static void php_table_store(INTERNAL_FUNCTION_PARAMETERS, tbl_store_mode_t mode)
 		php_table_encoded_free(&enc);
 		RETURN_THROWS();
 	}
-	st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, mode);
+	st = php_table_store_encoded(t, nsid, key, value, 2, &enc, ttl, mode);
 	if (php_table_ns_refresh(t, ns, st, &nsid)) {
-		st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, mode);
+		st = php_table_store_encoded(t, nsid, key, value, 2, &enc, ttl, mode);
 	}
 	php_table_encoded_free(&enc);
 	if (EXPECTED(st == TBL_OK)) {
@@ -442,16 +442,18 @@ static int php_table_cas_read(tbl_t *t, tbl_ns_t ns, zend_string *key, zval *cur
 		}
 		return php_table_throw(t, st, key, 0) ? -1 : 0;
 	}
-	*type = v.type;
+	*type = (uint8_t)(v.type & ~TBL_T_SPLIT);   /* its form, whether in pieces or not (tbl_cas compares so) */
 	zend_try {
-		*bytes = zend_string_init((const char *)v.data, v.len, 0);
+		*bytes = zend_string_alloc(v.len, 0);
 	} zend_catch {
 		tbl_read_end(t);
 		zend_bailout();
 	} zend_end_try();
-	if (php_table_decode_runs_user_code(v.type)) {
+	tbl_view_copy(t, &v, ZSTR_VAL(*bytes));
+	ZSTR_VAL(*bytes)[v.len] = '\0';
+	if (php_table_decode_runs_user_code(*type) || (v.type & TBL_T_SPLIT)) {
 		tbl_read_end(t);   /* __unserialize/__wakeup may call into the table */
-		if (php_table_decode(v.type, ZSTR_VAL(*bytes), ZSTR_LEN(*bytes), cur) != SUCCESS) {
+		if (php_table_decode(*type, ZSTR_VAL(*bytes), ZSTR_LEN(*bytes), cur) != SUCCESS) {
 			zend_string_release(*bytes);
 			return -1;
 		}
@@ -554,6 +556,15 @@ PHP_METHOD(Shm_Table, cas)
 		RETURN_THROWS();
 	}
 	st = php_table_compare_and_swap(t, ns, key, expected, &enc_expected.val, &enc_new.val, &r);
+	if (UNEXPECTED(st == TBL_ENOCONTIG) && r >= 0) {
+		/* The new value is an image the table has no single block for: swap in its compact encoding,
+		 * which can be stored in pieces. Nothing was changed: comparing again is the same cas. */
+		if (php_table_encode_compact_again(value, 3, &enc_new)) {
+			st = php_table_compare_and_swap(t, ns, key, expected, &enc_expected.val, &enc_new.val, &r);
+		} else {
+			r = -1;
+		}
+	}
 	php_table_encoded_free(&enc_expected);
 	php_table_encoded_free(&enc_new);
 	if (r < 0 || php_table_throw(t, st, key, enc_new.size)) {
@@ -687,9 +698,9 @@ PHP_METHOD(Shm_Table, setMany)
 	i = 0;
 	ZEND_HASH_FOREACH_KEY_VAL(values, h, skey, zv) {
 		zend_string *key = php_table_array_key(h, skey, zv, false);
-		tbl_status_t st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc[i].val, ttl, TBL_STORE_SET);
+		tbl_status_t st = php_table_store_encoded(t, nsid, key, zv, 1, &enc[i], ttl, TBL_STORE_SET);
 		if (php_table_ns_refresh(t, ns, st, &nsid)) {
-			st = tbl_store(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &enc[i].val, ttl, TBL_STORE_SET);
+			st = php_table_store_encoded(t, nsid, key, zv, 1, &enc[i], ttl, TBL_STORE_SET);
 		}
 		bool threw = st != TBL_OK && php_table_throw(t, st, key, enc[i].size);
 		i++;

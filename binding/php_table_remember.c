@@ -89,10 +89,10 @@ static zend_result php_table_compute(tbl_t *t, const zend_string *nsname, tbl_ns
 	if (UNEXPECTED(enc.size > UINT32_MAX)) {
 		st = TBL_ETOOBIG;
 	} else {
-		st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, TBL_STORE_SET);
+		st = php_table_store_encoded(t, ns, key, &rv, PHP_TABLE_ARG_COMPUTED, &enc, ttl, TBL_STORE_SET);
 		/* $compute may have run long enough for its namespace to be emptied and recycled. */
 		if (php_table_ns_refresh(t, nsname, st, &ns)) {
-			st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc.val, ttl, TBL_STORE_SET);
+			st = php_table_store_encoded(t, ns, key, &rv, PHP_TABLE_ARG_COMPUTED, &enc, ttl, TBL_STORE_SET);
 		}
 	}
 	php_table_encoded_free(&enc);

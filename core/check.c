@@ -2,9 +2,9 @@
  * check.c - a full consistency check of the table, for tests, fuzzing and the chaos test.
  *
  * It takes every stripe lock (in order) and the allocator lock, so it sees a quiescent table, and
- * verifies: every chain entry is a used heap block of the right size, sits in the bucket its hash
- * selects, belongs to a created namespace and is reachable once; the per stripe and namespace counters
- * equal what the chains hold; the retire queue is well formed; the allocator is consistent and its used
+ * verifies: every chain entry is a used heap block of the right size (a split entry: its pieces too),
+ * sits in the bucket its hash selects, belongs to a created namespace and is reachable once; the per
+ * stripe and namespace counters equal what the chains hold; the retire queue is well formed; the allocator is consistent and its used
  * bytes are exactly the live plus retired entries (no leaked block); then, under the namespace lock, that
  * no namespace record is half-rewritten and every named one is found by its name. A lock that is
  * unusable makes the check fail with the lock's message.
@@ -15,6 +15,7 @@
 #include "hash.h"
 #include "segment.h"
 #include "gc.h"
+#include "split.h"
 #include "sync.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -33,7 +34,41 @@ static int in_heap(const tbl_t *t, uint64_t off)
 	return off >= a->heap_off + TBL_ALLOC_HDR && off < a->heap_end && (off % TBL_ALLOC_ALIGN) == 0;
 }
 
-static int check_chains(tbl_t *t, uint64_t *counts, char *err, size_t errlen)
+/* The pieces of split entry `e` at `off` (split.c): used blocks of type TBL_T_PIECE that name `e` as
+ * their owner, carrying val_len bytes in all, their blocks and e's own adding up to e->bytes. Adds the
+ * number of pieces to *pieces. */
+static int check_pieces(tbl_t *t, const tbl_entry_t *e, uint64_t off, uint64_t *pieces, char *err, size_t errlen)
+{
+	uint32_t n, i;
+	const tbl_piece_ref_t *ref = tbl_entry_pieces(e, &n);
+	uint64_t bytes = tbl_alloc_block_size(t->base, off), len = 0;
+
+	if (n == 0 || n > TBL_SPLIT_MAX_PIECES) {
+		return fail(err, errlen, "split entry at %llu: %u pieces", (unsigned long long)off, n);
+	}
+	for (i = 0; i < n; i++) {
+		const tbl_entry_t *p = tbl_entry_at(t, ref[i].off);
+
+		if (!in_heap(t, ref[i].off) || !tbl_alloc_block_used(t->base, ref[i].off) || p->type != TBL_T_PIECE
+		    || atomic_load_explicit(&((tbl_entry_t *)p)->next, memory_order_relaxed) != off
+		    || p->hash != e->hash || p->val_len != ref[i].len
+		    || p->bytes != tbl_alloc_block_size(t->base, ref[i].off)
+		    || (uint64_t)ref[i].len + sizeof(tbl_entry_t) + TBL_ALLOC_HDR > p->bytes) {
+			return fail(err, errlen, "split entry at %llu: piece %u (at %llu) is not its piece",
+			            (unsigned long long)off, i, (unsigned long long)ref[i].off);
+		}
+		bytes += p->bytes;
+		len += ref[i].len;
+	}
+	if (bytes != e->bytes || len != e->val_len) {
+		return fail(err, errlen, "split entry at %llu: %llu bytes in %llu block bytes, entry says %u / %u",
+		            (unsigned long long)off, (unsigned long long)len, (unsigned long long)bytes, e->val_len, e->bytes);
+	}
+	*pieces += n;
+	return 0;
+}
+
+static int check_chains(tbl_t *t, uint64_t *counts, uint64_t *pieces, char *err, size_t errlen)
 {
 	tbl_header_t *h = t->hdr;
 	unsigned created = tbl_ns_count_created(t);
@@ -63,7 +98,11 @@ static int check_chains(tbl_t *t, uint64_t *counts, char *err, size_t errlen)
 				return fail(err, errlen, "entry at %llu: hash does not match its key or bucket",
 				            (unsigned long long)off);
 			}
-			if (e->bytes != tbl_alloc_block_size(t->base, off)) {
+			if (tbl_entry_split(e)) {
+				if (check_pieces(t, e, off, pieces, err, errlen) != 0) {
+					return -1;
+				}
+			} else if (e->bytes != tbl_alloc_block_size(t->base, off)) {
 				return fail(err, errlen, "entry at %llu: size %u but its block holds %llu",
 				            (unsigned long long)off, e->bytes,
 				            (unsigned long long)tbl_alloc_block_size(t->base, off));
@@ -80,14 +119,14 @@ static int check_locked(tbl_t *t, char *err, size_t errlen)
 {
 	tbl_header_t *h = t->hdr;
 	unsigned created = tbl_ns_count_created(t), ns;
-	uint64_t live_bytes = 0, live_blocks = 0, off, rb = 0, rn = 0;
+	uint64_t live_bytes = 0, live_blocks = 0, off, rb = 0, rn = 0, pieces = 0;
 	uint64_t *counts = calloc((size_t)h->nstripes * created * 2, sizeof(uint64_t));
 	uint32_t s;
 
 	if (!counts) {
 		return fail(err, errlen, "calloc failed");
 	}
-	if (check_chains(t, counts, err, errlen) != 0) {
+	if (check_chains(t, counts, &pieces, err, errlen) != 0) {
 		free(counts);
 		return -1;
 	}
@@ -118,6 +157,10 @@ static int check_locked(tbl_t *t, char *err, size_t errlen)
 			return fail(err, errlen, "retire queue has a cycle");
 		}
 		rb += tbl_entry_at(t, off)->bytes;
+		if (tbl_entry_split(tbl_entry_at(t, off))
+		    && check_pieces(t, tbl_entry_at(t, off), off, &pieces, err, errlen) != 0) {
+			return -1;
+		}
 		if (!tbl_entry_at(t, off)->retire_next && off != h->retire_tail) {
 			return fail(err, errlen, "retire queue: tail mismatch");
 		}
@@ -136,14 +179,18 @@ static int check_locked(tbl_t *t, char *err, size_t errlen)
 			return fail(err, errlen, "held list has a cycle");
 		}
 		rb += tbl_entry_at(t, off)->bytes;
+		if (tbl_entry_split(tbl_entry_at(t, off))
+		    && check_pieces(t, tbl_entry_at(t, off), off, &pieces, err, errlen) != 0) {
+			return -1;
+		}
 	}
 	if (tbl_alloc_check(&h->alloc, t->base, err, errlen) != 0) {
 		return -1;
 	}
-	if (h->alloc.used_blocks != live_blocks + rn || h->alloc.used_bytes != live_bytes + rb) {
+	if (h->alloc.used_blocks != live_blocks + rn + pieces || h->alloc.used_bytes != live_bytes + rb) {
 		return fail(err, errlen, "allocator has %llu used blocks / %llu bytes; live + retired entries are "
 		            "%llu / %llu (leak)", (unsigned long long)h->alloc.used_blocks,
-		            (unsigned long long)h->alloc.used_bytes, (unsigned long long)(live_blocks + rn),
+		            (unsigned long long)h->alloc.used_bytes, (unsigned long long)(live_blocks + rn + pieces),
 		            (unsigned long long)(live_bytes + rb));
 	}
 	return 0;

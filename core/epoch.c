@@ -37,6 +37,7 @@
 #include "crash.h"
 #include "epoch.h"
 #include "proc.h"
+#include "split.h"
 #include "sync.h"
 
 /* ---- slots ---------------------------------------------------------------------------------------- */
@@ -235,7 +236,8 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	uint16_t cur;
 	int reserved = 0, checked = 0;
 
-	if (!s || !off || (off & 15u)) {
+	/* A split value is copied by every reader (tbl_view_copy): there is nothing to hold. */
+	if (!s || !off || (off & 15u) || (v->type & TBL_T_SPLIT)) {
 		return TBL_ENOMEM;
 	}
 	if (TBL_UNLIKELY(!t->hold_set)) {
@@ -311,6 +313,17 @@ uint32_t tbl_holds(const tbl_t *t)
 	return t->slot ? atomic_load_explicit(&t->slot->nholds, memory_order_relaxed) : 0;
 }
 
+/* Give an entry's memory back: its block, and a split entry's pieces first (allocator lock held). */
+static void entry_free_locked(tbl_t *t, uint64_t off)
+{
+	tbl_entry_t *e = tbl_entry_at(t, off);
+
+	if (TBL_UNLIKELY(tbl_entry_split(e))) {
+		tbl_split_free_locked(t, e);
+	}
+	tbl_free(&t->hdr->alloc, t->base, off);
+}
+
 /* Free the held entries whose holders are all gone (allocator lock held). */
 static uint64_t held_sweep_locked(tbl_t *t)
 {
@@ -333,7 +346,7 @@ static uint64_t held_sweep_locked(tbl_t *t)
 		atomic_signal_fence(memory_order_seq_cst);
 		TBL_CRASH_POINT("epoch.hold.sweep.unlinked");
 		freed += e->bytes;
-		tbl_free(&h->alloc, t->base, off);
+		entry_free_locked(t, off);
 	}
 	return freed;
 }
@@ -721,7 +734,7 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 			continue;
 		}
 		freed += e->bytes;
-		tbl_free(&h->alloc, t->base, off);
+		entry_free_locked(t, off);
 	}
 	return freed;
 }

@@ -48,6 +48,7 @@
 #include "epoch.h"
 #include "evict.h"
 #include "index.h"
+#include "split.h"
 #include "sync.h"
 
 #define TBL_EVICT_SEEDS        8u     /* sampled entries a candidate window grows from */
@@ -236,6 +237,20 @@ typedef struct window {
 	uint32_t newest;        /* the latest read tick among those entries (when live != 0) */
 } window_t;
 
+/* The entry a used block stands for in a window: itself, or for a piece of a split entry (split.c) the
+ * entry it belongs to, whose eviction frees it. NULL for a piece that has no owner yet. */
+static tbl_entry_t *block_entry(tbl_t *t, uint64_t off)
+{
+	tbl_entry_t *e = tbl_entry_at(t, off);
+
+	/* Non-zero exactly for retired blocks: tbl_alloc_entry clears it under the lock it is set under. A
+	 * retired block is itself, whatever its type says. */
+	if (TBL_UNLIKELY(e->type == TBL_T_PIECE) && e->retire_epoch == 0) {
+		return tbl_piece_owner(t, e);
+	}
+	return e;
+}
+
 static blk_kind_t classify(tbl_t *t, uint64_t off, uint32_t now_sec, uint32_t *atime)
 {
 	tbl_entry_t *e;
@@ -243,9 +258,7 @@ static blk_kind_t classify(tbl_t *t, uint64_t off, uint32_t now_sec, uint32_t *a
 	if (!tbl_alloc_block_used(t->base, off)) {
 		return BK_FREE;
 	}
-	e = tbl_entry_at(t, off);
-	/* Non-zero exactly for retired blocks: tbl_alloc_entry clears it under the lock it is set under. */
-	if (e->retire_epoch != 0) {
+	if (!(e = block_entry(t, off)) || e->retire_epoch != 0) {
 		return BK_BARRIER;
 	}
 	/* Held by a zero-copy reader: evicting it would free nothing until that request ends, so a window
@@ -391,13 +404,15 @@ static int window_lock(tbl_t *t, uint32_t held, const window_t *w, uint64_t *loc
 	*locked = 0;
 	for (;;) {
 		if (tbl_alloc_block_used(t->base, off)) {
-			tbl_entry_t *e = tbl_entry_at(t, off);
-			uint64_t b = tbl_bucket_of_hash(t, e->hash);
-			uint32_t s = tbl_stripe_of_bucket(t, b);
+			tbl_entry_t *e = block_entry(t, off);
+			uint64_t b;
+			uint32_t s;
 
-			if (e->retire_epoch != 0) {
+			if (!e || e->retire_epoch != 0) {
 				break;
 			}
+			b = tbl_bucket_of_hash(t, e->hash);
+			s = tbl_stripe_of_bucket(t, b);
 			if (s != held && !(*locked & stripe_bit(s))) {
 				if (!tbl_stripe_trylock(t, s)) {
 					break;
@@ -429,8 +444,10 @@ static void window_evict(tbl_t *t, uint32_t held, const window_t *w, uint32_t no
 		 * but keep the walk independent of what happens to the entry). */
 		uint64_t next = off == w->last ? 0 : tbl_alloc_block_above(&h->alloc, t->base, off);
 
-		if (tbl_alloc_block_used(t->base, off)) {
-			tbl_entry_t *e = tbl_entry_at(t, off);
+		tbl_entry_t *e = tbl_alloc_block_used(t->base, off) ? block_entry(t, off) : NULL;
+
+		/* A split entry with several pieces in the window (or its own block too) goes at the first. */
+		if (e && e->retire_epoch == 0) {
 			uint64_t b = tbl_bucket_of_hash(t, e->hash);
 			uint32_t s = tbl_stripe_of_bucket(t, b);
 			_Atomic uint64_t *link = tbl_index_link_of(t, b, e);
@@ -444,7 +461,7 @@ static void window_evict(tbl_t *t, uint32_t held, const window_t *w, uint32_t no
 			tbl_index_unlink(link, e);
 			TBL_CRASH_POINT("evict.window.unlinked");
 			tbl_count_sub(t, s, e);
-			tbl_retire_locked(t, off);
+			tbl_retire_locked(t, tbl_offset_of(t, e));
 			TBL_CRASH_POINT("evict.window.retired");
 		}
 		if (!next) {
@@ -513,6 +530,22 @@ static uint64_t entry_block(tbl_t *t, uint64_t off)
 		atomic_signal_fence(memory_order_seq_cst);
 		tbl_alloc_settle(t->base, off);
 	}
+	return off;
+}
+
+uint64_t tbl_alloc_entry_from_free(tbl_t *t, uint64_t min, uint64_t max)
+{
+	tbl_alloc_t *a = &t->hdr->alloc;
+	uint64_t largest, off = 0;
+
+	if (tbl_alloc_lock(t) != TBL_OK) {
+		return 0;
+	}
+	largest = tbl_alloc_largest_free(a, t->base);
+	if (largest >= min) {
+		off = entry_block(t, tbl_alloc(a, t->base, largest < max ? largest : max));
+	}
+	tbl_alloc_unlock(t);
 	return off;
 }
 

@@ -12,6 +12,10 @@
  * number of times. Returns the payload offset, or 0 when the table is full. */
 uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now);
 
+/* A block of between `min` and `max` bytes, as large as the largest free block allows, without making
+ * room: 0 when no free block has `min`. For the pieces of a split value (split.c). */
+uint64_t tbl_alloc_entry_from_free(tbl_t *t, uint64_t min, uint64_t max);
+
 /* The LRU tick a new entry starts with: `now` less half the age at which entries get evicted, so an
  * entry that is written and never read is evicted before one read since (midpoint insertion). */
 static inline uint32_t tbl_lru_insert_tick(const tbl_t *t, tbl_now_t now)

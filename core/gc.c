@@ -2,10 +2,11 @@
  * gc.c - mark and retire, after a writer died holding a lock.
  *
  * Chains are always well formed (every change is one store), so a dead writer can only leave behind:
- *   - a block it allocated but had not linked yet, or
- *   - an entry it had unlinked but not queued for reclamation yet, or
- *   - (allocator crash) a block popped from the retire queue but not freed.
- * All three are used blocks that nothing references. With every stripe lock and the allocator lock held
+ *   - a block it allocated but had not linked yet,
+ *   - an entry it had unlinked but not queued for reclamation yet,
+ *   - (allocator crash) a block popped from the retire queue but not freed,
+ *   - the pieces of a value stored in pieces (split.c) whose entry is one of the above.
+ * All of them are used blocks that nothing references. With every stripe lock and the allocator lock held
  * no live writer is between "allocate" and "link", so "unreferenced" is exact: mark what the chains and
  * the retire queue reference, then retire the rest. Retire, never free: a reader that was walking when
  * the writer died may still be inside the unlinked entry.
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include "epoch.h"
 #include "gc.h"
+#include "split.h"
 #include "sync.h"
 #include "crash.h"
 
@@ -31,6 +33,25 @@ static void mark(gc_ctx_t *g, uint64_t off)
 {
 	size_t i = mark_index(g->t, off);
 	g->marks[i / 64] |= 1ull << (i % 64);
+}
+
+/* Mark an entry the index or a queue references, and the pieces of a split one (split.c). */
+static void mark_entry(gc_ctx_t *g, uint64_t off)
+{
+	const tbl_alloc_t *a = &g->t->hdr->alloc;
+	tbl_entry_t *e = tbl_entry_at(g->t, off);
+
+	mark(g, off);
+	if (tbl_entry_split(e)) {
+		uint32_t n, i;
+		const tbl_piece_ref_t *ref = tbl_entry_pieces(e, &n);
+
+		for (i = 0; i < n && i < TBL_SPLIT_MAX_PIECES; i++) {
+			if (ref[i].off >= a->heap_off + TBL_ALLOC_HDR && ref[i].off < a->heap_end) {
+				mark(g, ref[i].off);
+			}
+		}
+	}
 }
 
 static int marked(const gc_ctx_t *g, uint64_t off)
@@ -64,6 +85,10 @@ static void collect_unmarked(void *ctx, uint64_t off, uint64_t size, int used)
 		e->retire_epoch = 0;
 		tbl_alloc_settle(g->t->base, off);
 	}
+	/* Nothing references it, so nothing references what its directory names either (if it is a split
+	 * entry at all, and its directory was written): those pieces are collected on their own. Reclaiming
+	 * it must free its block alone. */
+	tbl_entry_at(g->t, off)->type = TBL_T_NULL;
 	tbl_entry_at(g->t, off)->bytes = (uint32_t)size;
 	g->recovered++;
 	if ((l = malloc(sizeof(*l))) != NULL) {
@@ -109,15 +134,15 @@ static uint64_t gc_run(tbl_t *t, int if_needed)
 	tbl_slots_reap_gone(t);
 	for (b = 0; b < h->nbuckets; b++) {
 		for (off = atomic_load(&t->buckets[b]); off; off = atomic_load(&tbl_entry_at(t, off)->next)) {
-			mark(&g, off);
+			mark_entry(&g, off);
 		}
 	}
 	for (off = h->retire_head; off; off = tbl_entry_at(t, off)->retire_next) {
-		mark(&g, off);
+		mark_entry(&g, off);
 	}
 	/* Retired entries still held by zero-copy readers (epoch.c) are referenced too. */
 	for (off = h->held_head; off; off = tbl_entry_at(t, off)->retire_next) {
-		mark(&g, off);
+		mark_entry(&g, off);
 	}
 	/* Collect during the walk, retire after it, so the walk never sees the queue it feeds. */
 	tbl_alloc_walk(&h->alloc, t->base, collect_unmarked, pair);

@@ -200,6 +200,24 @@ typedef struct tbl_entry {
 
 _Static_assert(sizeof(tbl_entry_t) == 64, "tbl_entry_t must be one cache line");
 
+/* An entry whose value lies in pieces (split.c) has TBL_T_SPLIT in its type; where its value would be
+ * lies its piece directory: a count, then one reference per piece, in value order. Each piece is a
+ * block of its own that starts with a tbl_entry_t header (type TBL_T_PIECE, `next` the offset of the
+ * entry it belongs to once that is known, `hash` that entry's hash, `val_len` the bytes it carries,
+ * `bytes` its block) followed by those bytes. The entry's `bytes` counts its own block and every piece. */
+#define TBL_T_PIECE 0x7Fu
+
+typedef struct tbl_piece_dir {
+	uint32_t n;
+	uint32_t reserved;
+} tbl_piece_dir_t;
+
+typedef struct tbl_piece_ref {
+	uint64_t off;                  /* the piece's block (payload offset) */
+	uint32_t len;                  /* value bytes it carries */
+	uint32_t reserved;
+} tbl_piece_ref_t;
+
 /* The process-local handle. */
 struct tbl {
 	unsigned char *base;
@@ -260,6 +278,31 @@ static inline const void *tbl_entry_value(const tbl_entry_t *e)
 static inline uint64_t tbl_entry_alloc_size(size_t key_len, size_t val_len)
 {
 	return sizeof(tbl_entry_t) + tbl_entry_val_offset((uint32_t)key_len) + val_len;
+}
+
+static inline int tbl_entry_split(const tbl_entry_t *e)
+{
+	return (e->type & TBL_T_SPLIT) != 0;
+}
+
+/* The directory of a split entry: its piece count in *n, its references returned. */
+static inline const tbl_piece_ref_t *tbl_entry_pieces(const tbl_entry_t *e, uint32_t *n)
+{
+	const tbl_piece_dir_t *d = (const tbl_piece_dir_t *)tbl_entry_value(e);
+
+	*n = d->n;
+	return (const tbl_piece_ref_t *)(const void *)(d + 1);
+}
+
+static inline uint32_t tbl_piece_dir_size(uint32_t n)
+{
+	return (uint32_t)(sizeof(tbl_piece_dir_t) + (size_t)n * sizeof(tbl_piece_ref_t));
+}
+
+/* The bytes a piece block carries, after its header. */
+static inline void *tbl_piece_data(const tbl_t *t, uint64_t off)
+{
+	return tbl_entry_at(t, off) + 1;
 }
 
 /* The hold list of slot `s`. */

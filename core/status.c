@@ -22,6 +22,7 @@ const char *tbl_status_str(tbl_status_t status)
 	case TBL_EBUSY:     return "busy";
 	case TBL_ESTALE:    return "namespace was recycled; look it up again";
 	case TBL_EFULL:     return "out of memory";
+	case TBL_ENOCONTIG: return "no contiguous room for a value that cannot be split";
 	}
 	return "unknown status";
 }

@@ -22,7 +22,8 @@ typedef enum tbl_status {
 	TBL_ESYS,        /* a system call failed; the table's errstr names it */
 	TBL_EBUSY,       /* remember(): another process is computing this key */
 	TBL_ESTALE,      /* the namespace handle predates a recycling of that namespace: look it up again */
-	TBL_EFULL        /* as TBL_ENOMEM, from cas/incr, whose other answers must not be mistaken for it */
+	TBL_EFULL,       /* as TBL_ENOMEM, from cas/incr, whose other answers must not be mistaken for it */
+	TBL_ENOCONTIG    /* no single block for a value with ops (which cannot be split): store it without ops */
 } tbl_status_t;
 
 /* A short, static, human-readable description ("out of memory", ...). Never NULL. */

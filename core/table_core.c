@@ -498,7 +498,8 @@ tbl_status_t tbl_lookup_copy(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen
 			int64_t v = tbl_view_long(out);
 			memcpy(*copy, &v, sizeof(v));
 		} else {
-			memcpy(*copy, out->data, out->len);
+			tbl_view_copy(t, out, *copy);
+			out->type &= (uint8_t)~TBL_T_SPLIT;   /* the copy is one piece */
 		}
 	}
 	tbl_stripe_unlock(t, stripe);

@@ -41,6 +41,11 @@ enum {
 	TBL_T_SERIAL_IGBINARY = 8,
 	TBL_T_IMAGE = 9      /* the binding's zero-copy array: written and compared through tbl_value_ops_t */
 };
+/* Set in a view's type (over one of the types above) when the value lies in pieces: no single block of
+ * the heap was free for it (held entries or fragmentation split the free memory), so it was stored in
+ * several. Its `data` is then no pointer to the value: read the bytes with tbl_view_copy(). A value with
+ * ops is never split (TBL_ENOCONTIG), and a split entry is never held. */
+#define TBL_T_SPLIT 0x80u
 
 typedef enum tbl_policy { TBL_POLICY_NOEVICTION = 0, TBL_POLICY_LRU = 1, TBL_POLICY_RANDOM = 2 } tbl_policy_t;
 
@@ -134,6 +139,10 @@ typedef struct tbl_view {
 	uint64_t entry;        /* the entry's offset in the segment (for tbl_hold) */
 } tbl_view_t;
 
+/* Copy a view's `len` value bytes to `dst`, contiguous or split (TBL_T_SPLIT), inside the read section
+ * that found it (or under the stripe lock, as tbl_lookup_copy). */
+void tbl_view_copy(const tbl_t *t, const tbl_view_t *v, void *dst);
+
 /* The integer of a TBL_T_LONG view. Integers are the one value updated in place (tbl_incr), so read
  * them with this atomic load rather than memcpy. */
 static inline int64_t tbl_view_long(const tbl_view_t *v)
@@ -222,13 +231,16 @@ uint64_t tbl_hash_of(const tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
 /* For a process that has no reader slot (tbl_read_begin said TBL_ENOSLOT: every slot is held by a live
  * process): look the key up under its stripe lock and copy the value out. Takes no read section and
  * counts nothing. On TBL_OK, *copy holds out->len bytes from malloc() (NULL when empty; the caller
- * free()s it), and out->data still names where they were in the segment, which only the binding's
- * image relocation may use, as an address to subtract. Never calls back into the caller. */
+ * free()s it), out->type has no TBL_T_SPLIT (the copy is in one piece), and out->data still names where
+ * they were in the segment, which only the binding's image relocation may use, as an address to
+ * subtract. Never calls back into the caller. */
 tbl_status_t tbl_lookup_copy(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, tbl_view_t *out,
                              void **copy);
 
 /* ---- writes ---------------------------------------------------------------------------------------- */
-/* ttl: seconds from now, 0 = never expires. */
+/* ttl: seconds from now, 0 = never expires. A value for which no single free block can be made is
+ * stored in pieces (TBL_T_SPLIT) when it has no ops; one with ops (a zero-copy image, which must be
+ * contiguous) gets TBL_ENOCONTIG instead, not counted as oom: store it again in a form without ops. */
 tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val,
                        uint32_t ttl, tbl_store_mode_t mode);
 /* Replace only when the stored value's type and bytes equal `expected` (or, for a value with ops,

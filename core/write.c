@@ -12,6 +12,7 @@
  * every one of them the chain is well formed, and what is left over (a stripe's counters, a block
  * allocated but not linked or unlinked but not retired) is the stripe repair's and the GC's to fix.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "entry.h"
 #include "epoch.h"
@@ -19,6 +20,7 @@
 #include "gc.h"
 #include "hash.h"
 #include "index.h"
+#include "split.h"
 #include "sync.h"
 #include "write.h"
 #include "crash.h"
@@ -89,8 +91,9 @@ static _Atomic uint64_t *find_live(tbl_t *t, write_ctx_t *w, tbl_entry_t **out)
 	return link;
 }
 
+/* Build the entry in its block; `sp` non-NULL: the value goes into the pieces allocated with the block. */
 static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tbl_value_t *v,
-                                uint32_t created, uint32_t expire)
+                                uint32_t created, uint32_t expire, const tbl_split_t *sp)
 {
 	tbl_entry_t *e = tbl_entry_at(t, off);
 
@@ -100,7 +103,7 @@ static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tb
 	e->retire_epoch = 0;
 	e->ns = w->ns;
 	e->key_len = (uint16_t)w->klen;
-	e->type = v->type;
+	e->type = sp ? (uint8_t)(v->type | TBL_T_SPLIT) : v->type;
 	e->flags = 0;
 	atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
 	e->val_len = v->len;
@@ -108,10 +111,12 @@ static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tb
 	e->created = created;
 	e->updated = w->now.sec;
 	atomic_store_explicit(&e->expire, expire, memory_order_relaxed);
-	e->bytes = (uint32_t)tbl_alloc_block_size(t->base, off);
+	e->bytes = (uint32_t)(sp ? sp->bytes : tbl_alloc_block_size(t->base, off));
 	TBL_CRASH_POINT("write.build.header");
 	memcpy((char *)tbl_entry_key(e), w->key, w->klen);
-	if (v->ops) {
+	if (sp) {
+		tbl_split_write(t, e, sp, v->data);
+	} else if (v->ops) {
 		v->ops->write(v->data, (void *)tbl_entry_value(e), v->len);
 	} else if (v->len) {
 		memcpy((void *)tbl_entry_value(e), v->data, v->len);
@@ -126,15 +131,29 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 	uint64_t off = tbl_alloc_entry(t, w->stripe, tbl_entry_alloc_size(w->klen, v->len), w->now);
 	_Atomic uint64_t *link;
 	tbl_entry_t *old, *n;
+	tbl_split_t *sp = NULL;
 
-	if (!off) {
-		TBL_COUNT(t, oom, 1);
-		return TBL_ENOMEM;
+	if (TBL_UNLIKELY(!off)) {
+		/* No single block: the value goes in pieces (split.c) if it can. An image cannot; the caller
+		 * stores it again without ops, so this is not yet a failed store. */
+		if (tbl_split_worth(v->len) && v->ops) {
+			return TBL_ENOCONTIG;
+		}
+		if (tbl_split_worth(v->len) && (sp = malloc(sizeof(*sp))) != NULL
+		    && !(off = tbl_split_alloc(t, w->stripe, w->hash, w->klen, v->len, w->now, sp))) {
+			free(sp);
+			sp = NULL;
+		}
+		if (!off) {
+			TBL_COUNT(t, oom, 1);
+			return TBL_ENOMEM;
+		}
 	}
 	TBL_CRASH_POINT("write.put.allocated");
 	/* Making room may have evicted or expired entries of this very stripe: look again. */
 	link = find_live(t, w, &old);
-	n = build_entry(t, w, off, v, old ? old->created : w->now.sec, expire);
+	n = build_entry(t, w, off, v, old ? old->created : w->now.sec, expire, sp);
+	free(sp);
 	TBL_CRASH_POINT("write.put.built");
 	if (old) {
 		tbl_index_replace(t, link, old, n);
@@ -216,10 +235,14 @@ tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, cons
 	return st;
 }
 
-static int value_equals(const tbl_entry_t *e, const tbl_value_t *v)
+static int value_equals(const tbl_t *t, const tbl_entry_t *e, const tbl_value_t *v)
 {
-	if (e->type != v->type) {
+	/* The same value, whether one of the two lies in pieces or not. */
+	if ((e->type & ~TBL_T_SPLIT) != (v->type & ~TBL_T_SPLIT)) {
 		return 0;
+	}
+	if (TBL_UNLIKELY(tbl_entry_split(e))) {
+		return !v->ops && tbl_split_equals(t, e, v->data, v->len);
 	}
 	if (v->ops) {
 		return v->ops->equals(v->data, tbl_entry_value(e), e->val_len);
@@ -240,7 +263,7 @@ tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const 
 	find_live(t, &w, &old);
 	if (!old) {
 		st = TBL_ENOTFOUND;
-	} else if (!value_equals(old, expected)) {
+	} else if (!value_equals(t, old, expected)) {
 		st = TBL_EMISMATCH;
 	} else {
 		st = put_locked(t, &w, val, TBL_LOAD_RELAXED(&old->expire));
@@ -267,7 +290,7 @@ static tbl_status_t delete_if(tbl_t *t, tbl_ns_t ns, const char *key, size_t kle
 	link = find_live(t, &w, &old);
 	if (!old) {
 		st = TBL_ENOTFOUND;
-	} else if (expected && !value_equals(old, expected)) {
+	} else if (expected && !value_equals(t, old, expected)) {
 		st = TBL_EMISMATCH;
 	} else {
 		tbl_remove_locked(t, w.stripe, link, old);

@@ -152,8 +152,8 @@ static zend_result encode_serialized(zval *value, const php_table_serializer *se
 	return SUCCESS;
 }
 
-zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool memory_short,
-                             php_table_encoded *enc)
+static zend_result encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool images,
+                          bool memory_short, php_table_encoded *enc)
 {
 	enc->buf.s = NULL;
 	enc->buf.a = 0;
@@ -193,7 +193,7 @@ zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint3
 			return SUCCESS;
 		case IS_ARRAY: {
 			int r;
-			if (php_table_encode_images
+			if (images
 			    && (enc->size = php_table_image_size(Z_ARRVAL_P(value), memory_short, &enc->buf)) != 0) {
 				enc->val.type = TBL_T_IMAGE;
 				enc->val.data = Z_ARRVAL_P(value);
@@ -225,6 +225,18 @@ zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint3
 			php_table_value_error(argnum, 1, "cannot be stored");
 			return FAILURE;
 	}
+}
+
+zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool memory_short,
+                             php_table_encoded *enc)
+{
+	return encode(value, ser, argnum, php_table_encode_images, memory_short, enc);
+}
+
+zend_result php_table_encode_compact(zval *value, const php_table_serializer *ser, uint32_t argnum,
+                                     php_table_encoded *enc)
+{
+	return encode(value, ser, argnum, false, false, enc);
 }
 
 void php_table_encoded_free(php_table_encoded *enc)

@@ -72,6 +72,10 @@ typedef struct php_table_encoded {
  * Nothing is stored on FAILURE (the caller does not call the core). */
 zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool memory_short,
                              php_table_encoded *enc);
+/* The same, never as a zero-copy image: for an array the table found no single block for (an image
+ * must be contiguous; its compact encoding may be stored in pieces). */
+zend_result php_table_encode_compact(zval *value, const php_table_serializer *ser, uint32_t argnum,
+                                     php_table_encoded *enc);
 void php_table_encoded_free(php_table_encoded *enc);
 
 /* Whether materializing a value of this type can run user code (and so must not run inside a read

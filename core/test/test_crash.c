@@ -90,8 +90,14 @@ enum op_kind {
 	OP_DIE_RECYCLING, OP_NSFIND,
 	OP_COUNT,
 	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM,
-	OP_HOLD, OP_FORK_HOLDING, OP_RELEASE, OP_HOLD_AT_CEILING
+	OP_HOLD, OP_FORK_HOLDING, OP_RELEASE, OP_HOLD_AT_CEILING,
+	OP_PUNCH, OP_SET_BIG
 };
+
+/* OP_SET_BIG stores BIG_LEN bytes: its value string repeated. Under noeviction, after OP_FILL filled the
+ * table with 4 KiB values and OP_PUNCH deleted every other one, no single hole holds it: it is stored in
+ * pieces (split.c), which passes the split points. In the model its value reads "BIG:<pattern>". */
+#define BIG_LEN (20u * 1024u)
 
 typedef struct op {
 	enum op_kind kind;
@@ -141,6 +147,10 @@ static const op_t ops[] = {
 	{ OP_SET, "vic3", "k1", "v3-one", NULL, 0 },
 	{ OP_FILL, "fill", NULL, NULL, NULL, 0 },
 	{ OP_SET, NULL, "a4", "after-fill", NULL, 0 },
+	{ OP_PUNCH, "fill", NULL, NULL, NULL, 0 },
+	{ OP_SET_BIG, NULL, "big", "split-one", NULL, 0 },
+	{ OP_SET_BIG, NULL, "big", "split-two", NULL, 0 },      /* replaces a split entry: its pieces are freed */
+	{ OP_DEL, NULL, "big", NULL, NULL, 0 },
 	{ OP_CLEAR, "fill", NULL, NULL, NULL, 0 },
 	{ OP_DEL, NULL, "a2", NULL, NULL, 0 },
 	{ OP_SET, NULL, "a5", "last", NULL, 0 },
@@ -344,6 +354,30 @@ static int run_op(tbl_t *t, const op_t *o)
 			}
 		}
 		return policy == TBL_POLICY_NOEVICTION;   /* noeviction: the table never filled up */
+	case OP_PUNCH:
+		for (i = 0; i < 1000; i += 2) {
+			char key[32];
+			snprintf(key, sizeof(key), "f%d", i);
+			st = WITH_NS(t, o->ns, h, tbl_delete(t, h, key, strlen(key)));
+			if (st != TBL_OK && st != TBL_ENOTFOUND) {
+				return (int)st;
+			}
+		}
+		return 0;
+	case OP_SET_BIG: {
+		static char bigval[BIG_LEN];
+		size_t pl = strlen(o->val);
+
+		for (i = 0; i < (int)BIG_LEN; i++) {
+			bigval[i] = o->val[(size_t)i % pl];
+		}
+		v.type = TBL_T_STRING;
+		v.data = bigval;
+		v.len = BIG_LEN;
+		v.ops = NULL;
+		st = WITH_NS(t, o->ns, h, tbl_store(t, h, o->key, strlen(o->key), &v, 0, TBL_STORE_SET));
+		return st == TBL_OK ? 0 : (int)st;
+	}
 	case OP_HOLD:
 		st = hold_key(t, o->key);
 		return st == TBL_OK ? 0 : (int)st;
@@ -470,10 +504,14 @@ static void model_apply(model_t *m, const op_t *o, int partial)
 	int i;
 
 	switch (o->kind) {
-	case OP_SET: case OP_ADD: case OP_DEL: case OP_INCR: case OP_CAS: case OP_TOUCH:
+	case OP_SET: case OP_ADD: case OP_DEL: case OP_INCR: case OP_CAS: case OP_TOUCH: case OP_SET_BIG:
 		k = model_key(m, o->ns, o->key);
 		before = *k;
-		if (o->kind == OP_SET || (o->kind == OP_ADD && !k->present)) {
+		if (o->kind == OP_SET_BIG) {
+			char big[32];
+			snprintf(big, sizeof(big), "BIG:%s", o->val);
+			model_set(k, big);
+		} else if (o->kind == OP_SET || (o->kind == OP_ADD && !k->present)) {
 			model_set(k, o->val);
 		} else if (o->kind == OP_DEL) {
 			k->present = 0;
@@ -534,10 +572,25 @@ static void model_build(model_t *m, int step)
 	}
 }
 
-static int view_is(const tbl_view_t *v, int is_long, int64_t lval, const char *val)
+static int view_is(tbl_t *t, const tbl_view_t *v, int is_long, int64_t lval, const char *val)
 {
 	if (is_long) {
 		return v->type == TBL_T_LONG && v->len == 8 && tbl_view_long(v) == lval;
+	}
+	if (strncmp(val, "BIG:", 4) == 0) {   /* OP_SET_BIG's value, in pieces or not */
+		static char got[BIG_LEN];
+		size_t pl = strlen(val + 4), i;
+
+		if ((v->type & ~TBL_T_SPLIT) != TBL_T_STRING || v->len != BIG_LEN) {
+			return 0;
+		}
+		tbl_view_copy(t, v, got);
+		for (i = 0; i < BIG_LEN; i++) {
+			if (got[i] != val[4 + i % pl]) {
+				return 0;
+			}
+		}
+		return 1;
 	}
 	return v->type == TBL_T_STRING && v->len == strlen(val) && memcmp(v->data, val, v->len) == 0;
 }
@@ -560,8 +613,8 @@ static int model_check(tbl_t *t, const model_t *m)
 			}
 			st = tbl_lookup(t, h, k->key, strlen(k->key), &v, 0);
 			if (st == TBL_OK) {
-				ok = (k->present && view_is(&v, k->is_long, k->lval, k->val))
-				     || (k->any_old && k->alt_present && view_is(&v, k->alt_is_long, k->alt_lval, k->alt_val));
+				ok = (k->present && view_is(t, &v, k->is_long, k->lval, k->val))
+				     || (k->any_old && k->alt_present && view_is(t, &v, k->alt_is_long, k->alt_lval, k->alt_val));
 			}
 			tbl_read_end(t);
 		}

@@ -1,0 +1,60 @@
+/*
+ * split.h - values stored in pieces, for when no single block of the heap can be had (split.c).
+ */
+#ifndef TBL_SPLIT_H
+#define TBL_SPLIT_H
+
+#include "segment.h"
+
+#define TBL_SPLIT_MAX_PIECES  1024u   /* pieces of one value, at most: its directory stays under 16 KiB */
+#define TBL_SPLIT_MIN_PIECE   1024u   /* value bytes a piece carries at least (but the last) */
+
+/* The pieces a writer has allocated (process-local, on its stack) until its entry is built. */
+typedef struct tbl_split {
+	uint32_t n;
+	uint64_t bytes;                   /* block bytes of the pieces and the entry's own block */
+	uint64_t off[TBL_SPLIT_MAX_PIECES];
+	uint32_t len[TBL_SPLIT_MAX_PIECES];
+} tbl_split_t;
+
+/* Whether a value of `len` bytes that found no single block is worth storing in pieces. */
+static inline int tbl_split_worth(uint32_t len)
+{
+	return len > TBL_SPLIT_MIN_PIECE;
+}
+
+/* For a writer holding stripe `held` whose value of `len` bytes found no single block: allocate pieces
+ * for it (from free blocks, making room as tbl_alloc_entry does when there are none), then the entry's
+ * own block for a key of `klen` bytes and the directory. Returns that block's offset, 0 when the
+ * memory is not there (every piece is given back). The pieces belong to the block; build_entry writes
+ * the entry and tbl_split_write its directory and value. */
+uint64_t tbl_split_alloc(tbl_t *t, uint32_t held, uint64_t hash, size_t klen, uint32_t len, tbl_now_t now,
+                         tbl_split_t *sp);
+
+/* Write the directory of `e` (a block from tbl_split_alloc whose type has TBL_T_SPLIT) and the value's
+ * `len` bytes into its pieces. */
+void tbl_split_write(tbl_t *t, tbl_entry_t *e, const tbl_split_t *sp, const void *data);
+
+/* Whether split entry `e` holds exactly these `len` bytes. */
+int tbl_split_equals(const tbl_t *t, const tbl_entry_t *e, const void *data, uint32_t len);
+
+/* Free the pieces of split entry `e`, which is being freed (allocator lock held). */
+void tbl_split_free_locked(tbl_t *t, tbl_entry_t *e);
+
+/* The entry piece block `p` belongs to: NULL while it has none yet (its writer is still allocating, or
+ * died doing so) or when what `next` names is not a split entry of the same hash. Read under the
+ * allocator lock by eviction, which then checks that entry is linked. */
+static inline tbl_entry_t *tbl_piece_owner(const tbl_t *t, const tbl_entry_t *p)
+{
+	const tbl_alloc_t *a = &t->hdr->alloc;
+	uint64_t o = atomic_load_explicit(&((tbl_entry_t *)p)->next, memory_order_relaxed);
+	tbl_entry_t *e;
+
+	if (o < a->heap_off + TBL_ALLOC_HDR || o + sizeof(tbl_entry_t) > a->heap_end || (o % TBL_ALLOC_ALIGN) != 0) {
+		return NULL;
+	}
+	e = tbl_entry_at(t, o);
+	return tbl_entry_split(e) && e->hash == p->hash ? e : NULL;
+}
+
+#endif
