@@ -424,19 +424,15 @@ bool php_table_encode_compact_again(zval *value, uint32_t argnum, php_table_enco
 	return true;
 }
 
-tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *value, uint32_t argnum,
-                                     php_table_encoded *enc, uint32_t ttl, tbl_store_mode_t mode)
+zend_never_inline tbl_status_t php_table_store_compact(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *value,
+                                                       uint32_t argnum, php_table_encoded *enc, uint32_t ttl,
+                                                       tbl_store_mode_t mode)
 {
-	tbl_status_t st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc->val, ttl, mode);
-
-	if (UNEXPECTED(st == TBL_ENOCONTIG)) {
-		if (!php_table_encode_compact_again(value, argnum, enc)) {
-			tbl_count_failed_store(t);
-			return TBL_ENOMEM;   /* with the exception, if the encoder threw one */
-		}
-		st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc->val, ttl, mode);
+	if (!php_table_encode_compact_again(value, argnum, enc)) {
+		tbl_count_failed_store(t);
+		return TBL_ENOMEM;   /* with the exception, if the encoder threw one */
 	}
-	return st;
+	return tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc->val, ttl, mode);
 }
 
 /* ---- module lifecycle ------------------------------------------------------------------------------ */

@@ -78,10 +78,20 @@ PHP_TABLE_HIDDEN bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnu
 /* Encode `value` again, never as a zero-copy image (after TBL_ENOCONTIG: the table has no single block
  * for the image, but can store the compact encoding in pieces). false when it threw. */
 PHP_TABLE_HIDDEN bool php_table_encode_compact_again(zval *value, uint32_t argnum, php_table_encoded *enc);
+/* After TBL_ENOCONTIG: store the value again in its compact encoding. */
+PHP_TABLE_HIDDEN zend_never_inline tbl_status_t php_table_store_compact(tbl_t *t, tbl_ns_t ns, const zend_string *key,
+                                                                        zval *value, uint32_t argnum,
+                                                                        php_table_encoded *enc, uint32_t ttl,
+                                                                        tbl_store_mode_t mode);
 /* tbl_store, and after TBL_ENOCONTIG the same value again in its compact encoding. */
-PHP_TABLE_HIDDEN tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *value,
-                                                      uint32_t argnum, php_table_encoded *enc, uint32_t ttl,
-                                                      tbl_store_mode_t mode);
+static zend_always_inline tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_t ns, const zend_string *key,
+                                                               zval *value, uint32_t argnum, php_table_encoded *enc,
+                                                               uint32_t ttl, tbl_store_mode_t mode)
+{
+	tbl_status_t st = tbl_store(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &enc->val, ttl, mode);
+
+	return EXPECTED(st != TBL_ENOCONTIG) ? st : php_table_store_compact(t, ns, key, value, argnum, enc, ttl, mode);
+}
 
 /* php_table_testhooks.c: the test-only functions, when TABLE_TEST_HOOKS=1 (MINIT). */
 PHP_TABLE_HIDDEN void php_table_testhooks_register(int module_number);

@@ -14,8 +14,11 @@
  * directory of piece references; each piece block holds a tbl_entry_t header of type TBL_T_PIECE whose
  * `next` names the entry, then value bytes. Pieces are allocated first (the largest free blocks first,
  * then, when none is left that carries TBL_SPLIT_MIN_PIECE bytes, with eviction as any write, halving
- * the request until a window can be found), the entry's block last, when the directory's size is
+ * the request until a window can be found; at most TBL_SPLIT_ROOM_FAILS failures and TBL_SPLIT_ROOM_MS
+ * in all, so that one write's time stays bounded), the entry's block last, when the directory's size is
  * known; the pieces are then given their owner. Nothing is linked before the whole value is written.
+ * A write that failed because memory waits for readers (as much retired as the value) is not split:
+ * its pieces would wait the same way.
  *
  * LIFE. Everything else treats the entry as one: it is linked, counted (its `bytes` include every piece),
  * retired and reclaimed as one, and when it is freed (epoch.c) its pieces are freed with it. Eviction
@@ -41,17 +44,24 @@ static uint64_t piece_capacity(const tbl_t *t, uint64_t off)
 
 /* A block that carries between `lo` and `hi` value bytes (as many as the largest free block allows),
  * without evicting; failing that, make room as any write does, for *room bytes (at most hi), then half
- * as many, down to `lo`: a window of a smaller size can often be found between held blocks when a larger
- * one cannot. *room keeps the size that worked for the next piece, so each size fails once per value. */
-static uint64_t piece_block(tbl_t *t, uint32_t held, uint64_t lo, uint64_t hi, uint64_t *room, tbl_now_t now)
+ * as many, down to `lo` (a window of a smaller size can often be found between held blocks when a
+ * larger one cannot). *room keeps the size that worked for the next piece, so each size fails once per
+ * value; *fails and `deadline` (monotonic ms) bound the whole value's effort. */
+static uint64_t piece_block(tbl_t *t, uint32_t held, uint64_t lo, uint64_t hi, uint64_t *room, unsigned *fails,
+                            uint64_t deadline, tbl_now_t now)
 {
 	uint64_t off = tbl_alloc_entry_from_free(t, lo + sizeof(tbl_entry_t), hi + sizeof(tbl_entry_t)), want;
 
 	for (want = *room < hi ? *room : hi; !off; want = want / 2 > lo ? want / 2 : lo) {
-		*room = want;
-		off = tbl_alloc_entry(t, held, want + sizeof(tbl_entry_t), now);
-		if (want <= lo) {
+		if (*fails == 0 || tbl_clock_monotonic_ms() >= deadline) {
 			break;
+		}
+		*room = want;
+		if (!(off = tbl_alloc_entry(t, held, want + sizeof(tbl_entry_t), now))) {
+			--*fails;
+			if (want <= lo) {
+				break;
+			}
 		}
 	}
 	return off;
@@ -74,20 +84,32 @@ static void pieces_free(tbl_t *t, const tbl_split_t *sp)
 uint64_t tbl_split_alloc(tbl_t *t, uint32_t held, uint64_t hash, size_t klen, uint32_t len, tbl_now_t now,
                          tbl_split_t *sp)
 {
-	uint64_t min = ((uint64_t)len + TBL_SPLIT_MAX_PIECES - 1) / TBL_SPLIT_MAX_PIECES, head, room = len;
+	uint64_t min = ((uint64_t)len + TBL_SPLIT_MAX_PIECES - 1) / TBL_SPLIT_MAX_PIECES, head, room = len, waiting;
 	uint32_t left = len, i;
+	unsigned fails = TBL_SPLIT_ROOM_FAILS;
+	uint64_t deadline = tbl_clock_monotonic_ms() + TBL_SPLIT_ROOM_MS;
 
 	if (min < TBL_SPLIT_MIN_PIECE) {
 		min = TBL_SPLIT_MIN_PIECE;
 	}
 	sp->n = 0;
 	sp->bytes = 0;
+	if (tbl_alloc_lock(t) != TBL_OK) {
+		return 0;
+	}
+	waiting = t->hdr->retired_bytes;
+	tbl_alloc_unlock(t);
+	if (waiting >= len) {
+		return 0;
+	}
 	while (left) {
 		uint64_t off, cap;
 		tbl_entry_t *p;
 
+		/* At most TBL_SPLIT_MAX_PIECES, and the entry's `bytes` (32 bits) must count them all. */
 		if (sp->n == TBL_SPLIT_MAX_PIECES
-		    || !(off = piece_block(t, held, left < min ? left : min, left, &room, now))) {
+		    || sp->bytes + left + (uint64_t)(TBL_SPLIT_MAX_PIECES + 1) * 96u + 16384u > UINT32_MAX
+		    || !(off = piece_block(t, held, left < min ? left : min, left, &room, &fails, deadline, now))) {
 			pieces_free(t, sp);
 			return 0;
 		}

@@ -91,9 +91,10 @@ static _Atomic uint64_t *find_live(tbl_t *t, write_ctx_t *w, tbl_entry_t **out)
 	return link;
 }
 
-/* Build the entry in its block; `sp` non-NULL: the value goes into the pieces allocated with the block. */
-static tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tbl_value_t *v,
-                                uint32_t created, uint32_t expire, const tbl_split_t *sp)
+/* Build the entry in its block; `sp` non-NULL: the value goes into the pieces allocated with the block.
+ * Always inlined, so that the common call (sp a constant NULL) has no test of it left. */
+TBL_INLINE tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, const tbl_value_t *v,
+                                    uint32_t created, uint32_t expire, const tbl_split_t *sp)
 {
 	tbl_entry_t *e = tbl_entry_at(t, off);
 
@@ -152,8 +153,12 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 	TBL_CRASH_POINT("write.put.allocated");
 	/* Making room may have evicted or expired entries of this very stripe: look again. */
 	link = find_live(t, w, &old);
-	n = build_entry(t, w, off, v, old ? old->created : w->now.sec, expire, sp);
-	free(sp);
+	if (TBL_LIKELY(sp == NULL)) {
+		n = build_entry(t, w, off, v, old ? old->created : w->now.sec, expire, NULL);
+	} else {
+		n = build_entry(t, w, off, v, old ? old->created : w->now.sec, expire, sp);
+		free(sp);
+	}
 	TBL_CRASH_POINT("write.put.built");
 	if (old) {
 		tbl_index_replace(t, link, old, n);

@@ -51,6 +51,15 @@ var_dump(Table::get('array-2m')['more'] ?? null);
 Table::delete('string-2m');
 Table::delete('array-2m');
 Table::set('nudge', 2);
+// Every other way of writing one does the same.
+echo "add, setMany, remember: ", json_encode([
+    Table::add('added', $arr),
+    Table::setMany(['many' => $arr]),
+    Table::remember('remembered', fn () => $arr) === $arr,
+    Table::get('added') === $arr && Table::get('many') === $arr && Table::get('remembered') === $arr,
+]), "\n";
+Table::deleteMany(['added', 'many', 'remembered']);
+Table::set('nudge', 3);
 
 // The rule: with holds present, a write of half the free memory succeeds.
 $half = intdiv(Table::stats()['memory_free'], 2);
@@ -76,6 +85,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
+add, setMany, remember: [true,true,true,true]
 bool(true)
 bool(true)
 oom counted: 0

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Instructions per call of the table's main operations, beside APCu's, counted by callgrind: exact where
+# wall time swings 0.9-2.9x between identical runs on a shared machine. Each figure is one process
+# running the operation over 1,000 keys ROUNDS times minus one walking the same loop without the call,
+# divided by the calls (ops.php). APCu runs with apc.serializer=default.
+#
+#   bash benchmarks/instructions/ops.sh [--so PATH]                   print the table
+#   bash benchmarks/instructions/ops.sh [--so PATH] --check           and fail when one of the table's figures
+#                                                                     is more than OPS_TOLERANCE percent (3)
+#                                                                     above the committed baseline
+#   bash benchmarks/instructions/ops.sh [--so PATH] --update          write the baseline from this run
+#
+# The baseline is baseline-php<X.Y>.txt beside this script, one per PHP version (instruction counts
+# depend on the PHP and the compiler that built it): the PHP is `php` on PATH, which must be the one the
+# .so was built for. A PHP without a baseline prints the table and passes (say so, and --update it).
+# Installs valgrind and APCu unless NO_INSTALL=1. Ends with `instructions: N passed, N failed`.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+. scripts/lib.sh
+# What it needs, unless NO_INSTALL=1: valgrind, and APCu for this PHP.
+[ "${NO_INSTALL:-0}" = 1 ] || apt_ensure valgrind $(php_deb_pkgs apcu)
+SO=build/release/modules/table.so
+MODE=print
+while [ $# -gt 0 ]; do
+	case $1 in
+		--so) SO=$2; shift 2 ;;
+		--check) MODE=check; shift ;;
+		--update) MODE=update; shift ;;
+		*) echo "ops.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+ROUNDS=${OPS_ROUNDS:-10}
+TOLERANCE=${OPS_TOLERANCE:-3}
+PHPV=$(php -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')
+BASELINE=benchmarks/instructions/baseline-php$PHPV.txt
+fail() { echo "ops.sh: $*" >&2; echo "instructions: 0 passed, 1 failed"; exit 1; }
+[ -f "$SO" ] || fail "no $SO (build it: bash scripts/test.sh --layers=phpt)"
+command -v valgrind >/dev/null || fail "needs valgrind (apt-get install valgrind)"
+php -n -d extension=apcu -r 'exit(function_exists("apcu_fetch") ? 0 : 1);' 2>/dev/null || fail "needs APCu (apt-get install php$PHPV-apcu)"
+
+count() { # SUBJECT OPERATION MODE -> instructions of the whole run
+	local ext=(-d "extension=$SO") out
+	[ "$1" = apcu ] && ext=(-d extension=apcu -d apc.enable_cli=1 -d apc.serializer=default -d apc.shm_size=64M)
+	[ "$2" = get-zero-copy ] && ext+=(-d table.zero_copy=1)
+	out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null php -n "${ext[@]}" \
+		benchmarks/instructions/ops.php "$1" "$2" "$ROUNDS" "$3" 2>&1) || { echo "$out" >&2; return 1; }
+	sed -nE 's/.*Collected : ([0-9]+).*/\1/p' <<<"$out"
+}
+per_call() { # SUBJECT OPERATION -> instructions per call
+	local op loop
+	op=$(count "$1" "$2" op) && loop=$(count "$1" "$2" loop) && [ -n "$op" ] && [ -n "$loop" ] || return 1
+	echo $(( (op - loop) / (ROUNDS * 1000) ))
+}
+
+OPS=(get-record get-string set-record increment get-zero-copy)
+declare -A TABLE=() APCU=() BASE=()
+if [ -f "$BASELINE" ]; then
+	while read -r op n; do
+		[[ "$op" =~ ^[a-z] ]] && BASE[$op]=$n
+	done <"$BASELINE"
+fi
+if [ -n "${BASE[rounds]:-}" ] && [ "${BASE[rounds]}" != "$ROUNDS" ]; then
+	fail "$BASELINE was taken with ${BASE[rounds]} rounds, this run has $ROUNDS (OPS_ROUNDS): the figures would differ"
+fi
+printf '%-14s %10s %10s %8s %10s %8s\n' operation table "APCu" "ratio" baseline change
+passed=0 failed=0
+for op in "${OPS[@]}"; do
+	TABLE[$op]=$(per_call table "$op") || fail "callgrind gave no count for table $op"
+	APCU[$op]=-
+	ratio=-
+	if [ "$op" != get-zero-copy ]; then
+		APCU[$op]=$(per_call apcu "$op") || fail "callgrind gave no count for APCu $op"
+		ratio=$(awk -v a="${TABLE[$op]}" -v b="${APCU[$op]}" 'BEGIN { printf "%.2fx", a / b }')
+	fi
+	base=${BASE[$op]:--} change=-
+	if [ "$base" != - ]; then
+		change=$(awk -v a="${TABLE[$op]}" -v b="$base" 'BEGIN { printf "%+.1f%%", (a - b) * 100 / b }')
+		if [ "$MODE" = check ] && awk -v a="${TABLE[$op]}" -v b="$base" -v t="$TOLERANCE" 'BEGIN { exit !(a > b * (1 + t / 100)) }'; then
+			change="$change FAIL"
+			failed=$((failed + 1))
+		else
+			passed=$((passed + 1))
+		fi
+	fi
+	printf '%-14s %10s %10s %8s %10s %8s\n' "$op" "${TABLE[$op]}" "${APCU[$op]}" "$ratio" "$base" "$change"
+done
+echo "(PHP $PHPV, $ROUNDS rounds of 1,000 keys; ratio = table / APCu: lower is better; baseline $BASELINE)"
+if [ "$MODE" = update ]; then
+	{
+		echo "# Instructions per call (benchmarks/instructions/ops.sh --update), PHP $PHPV, $(date -u +%Y-%m-%d)."
+		echo "# ops.sh --check fails when one of these grows by more than OPS_TOLERANCE percent (3)."
+		echo "rounds $ROUNDS"
+		for op in "${OPS[@]}"; do echo "$op ${TABLE[$op]}"; done
+	} >"$BASELINE"
+	echo "wrote $BASELINE"
+	passed=${#OPS[@]}
+elif [ ${#BASE[@]} -eq 0 ]; then
+	echo "no baseline for PHP $PHPV ($BASELINE): nothing to compare with; write one with --update"
+	passed=1
+fi
+echo "instructions: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
