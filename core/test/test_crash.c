@@ -91,7 +91,7 @@ enum op_kind {
 	OP_COUNT,
 	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM,
 	OP_HOLD, OP_FORK_HOLDING, OP_RELEASE, OP_HOLD_AT_CEILING,
-	OP_PUNCH, OP_SET_BIG
+	OP_PUNCH, OP_SET_BIG, OP_SET_HUGE
 };
 
 /* OP_SET_BIG stores BIG_LEN bytes: its value string repeated. Under noeviction, after OP_FILL filled the
@@ -151,6 +151,7 @@ static const op_t ops[] = {
 	{ OP_SET_BIG, NULL, "big", "split-one", NULL, 0 },
 	{ OP_SET_BIG, NULL, "big", "split-two", NULL, 0 },      /* replaces a split entry: its pieces are freed */
 	{ OP_DEL, NULL, "big", NULL, NULL, 0 },
+	{ OP_SET_HUGE, NULL, "huge", NULL, NULL, 0 },        /* noeviction: pieces taken, then given back */
 	{ OP_CLEAR, "fill", NULL, NULL, NULL, 0 },
 	{ OP_DEL, NULL, "a2", NULL, NULL, 0 },
 	{ OP_SET, NULL, "a5", "last", NULL, 0 },
@@ -392,6 +393,31 @@ static int run_op(tbl_t *t, const op_t *o)
 		v.ops = NULL;
 		st = WITH_NS(t, o->ns, h, tbl_store(t, h, o->key, strlen(o->key), &v, 0, TBL_STORE_SET));
 		return st == TBL_OK ? 0 : (int)st;
+	}
+	case OP_SET_HUGE: {
+		/* Three quarters of the largest value the table takes, with half the heap punched free: the
+		 * free holes are taken as pieces until none is left, then all given back (TBL_ENOMEM). Under lru
+		 * it would evict most of the table instead: noeviction only. */
+		uint64_t max = tbl_value_max(t, strlen(o->key)) * 3 / 4;
+		char *huge;
+
+		if (policy != TBL_POLICY_NOEVICTION) {
+			return 0;
+		}
+		if (!(huge = malloc(max))) {
+			return 1;
+		}
+		memset(huge, 'h', max);
+		v.type = TBL_T_STRING;
+		v.data = huge;
+		v.len = (uint32_t)max;
+		v.ops = NULL;
+		st = WITH_NS(t, o->ns, h, tbl_store(t, h, o->key, strlen(o->key), &v, 0, TBL_STORE_SET));
+		free(huge);
+		if (st == TBL_OK) {   /* it fitted after all: take it out again, the model has no such key */
+			st = tbl_delete(t, TBL_NS_DEFAULT, o->key, strlen(o->key));
+		}
+		return st == TBL_OK || st == TBL_ENOMEM ? 0 : (int)st;
 	}
 	case OP_HOLD:
 		st = hold_key(t, o->key);
