@@ -66,6 +66,23 @@ static inline tbl_status_t fixture_get(tbl_t *t, tbl_ns_t ns, const char *key, c
 	return st;
 }
 
+/* Hold the default namespace's `key` as a zero-copy reader does (no budget, not counted as a hit). */
+static inline tbl_status_t fixture_hold(tbl_t *t, const char *key)
+{
+	tbl_view_t v;
+	tbl_status_t st;
+
+	if ((st = tbl_read_begin(t)) != TBL_OK) {
+		return st;
+	}
+	st = tbl_lookup(t, TBL_NS_DEFAULT, key, strlen(key), &v, 0);
+	if (st == TBL_OK) {
+		st = tbl_hold(t, &v, UINT64_MAX);
+	}
+	tbl_read_end(t);
+	return st;
+}
+
 /* CHECK that the table passes its full consistency check, printing the reason if not. */
 #define CHECK_CONSISTENT(t) do { \
 		char ck_err_[512]; \

@@ -215,21 +215,30 @@ static void lock_dead(tbl_t *t, int which)
 	waitpid(pid, &status, 0);
 }
 
-/* Hold the default namespace's `key` as a zero-copy reader does. */
-static tbl_status_t hold_key(tbl_t *t, const char *key)
-{
-	tbl_view_t hv;
-	tbl_status_t st = tbl_read_begin(t);
+static int retire_queue_empty(const tbl_header_t *h) { return h->retire_head == 0; }
+static int held_list_filled(const tbl_header_t *h) { return h->held_head != 0; }
 
-	if (st != TBL_OK) {
-		return st;
+/* Reclaim until `done` says so (allocator lock held), for up to ten seconds: a worker inside a read
+ * section holds back what was retired since it began, and on a loaded machine it can be off the CPU there
+ * for a while. Returns the allocator lock's status. */
+static tbl_status_t reclaim_until(tbl_t *t, int (*done)(const tbl_header_t *))
+{
+	tbl_status_t st;
+	int i, ok;
+
+	for (i = 0; i < 10000; i++) {
+		if ((st = tbl_alloc_lock(t)) != TBL_OK) {
+			return st;
+		}
+		(void)tbl_reclaim_locked(t, 0);
+		ok = done(t->hdr);
+		tbl_alloc_unlock(t);
+		if (ok) {
+			break;
+		}
+		usleep(1000);
 	}
-	st = tbl_lookup(t, TBL_NS_DEFAULT, key, strlen(key), &hv, 0);
-	if (st == TBL_OK) {
-		st = tbl_hold(t, &hv, UINT64_MAX);
-	}
-	tbl_read_end(t);
-	return st;
+	return TBL_OK;
 }
 
 /* A child holds `key`, then this process tries to: the crash flavour caps an entry at one hold
@@ -252,7 +261,7 @@ static int hold_at_ceiling(tbl_t *t, const char *key)
 		crash_record(0);
 		close(ready[0]);
 		close(done[1]);
-		c = (char)hold_key(t, key);
+		c = (char)fixture_hold(t, key);
 		(void)!write(ready[1], &c, 1);
 		(void)!read(done[0], &c, 1);   /* returns at EOF too: when the victim was killed */
 		_exit(0);
@@ -262,7 +271,7 @@ static int hold_at_ceiling(tbl_t *t, const char *key)
 	st = read(ready[0], &c, 1) == 1 ? (tbl_status_t)c : TBL_ESYS;
 	if (st == TBL_OK) {
 		/* refused, and this process holds nothing: the record was taken back with the count */
-		st = hold_key(t, key) == TBL_ENOMEM && tbl_holds(t) == 0 ? TBL_OK : TBL_EEXIST;
+		st = fixture_hold(t, key) == TBL_ENOMEM && tbl_holds(t) == 0 ? TBL_OK : TBL_EEXIST;
 	}
 	close(done[1]);
 	close(ready[0]);
@@ -281,7 +290,7 @@ static int run_op(tbl_t *t, const op_t *o)
 	int64_t r;
 	uint64_t n;
 	char big[4096];
-	int i, held;
+	int i;
 
 	switch (o->kind) {
 	case OP_LOCKDEAD_STRIPE: lock_dead(t, 0); return 0;
@@ -366,20 +375,8 @@ static int run_op(tbl_t *t, const op_t *o)
 		}
 		/* The holes are free only once no reader can still see what was deleted. A worker inside a read
 		 * section delays that, and on a loaded machine for longer than a write waits (200 ms): reclaim
-		 * here until nothing waits, for up to ten seconds, so that OP_SET_BIG finds the holes free. */
-		for (i = 0; i < 10000; i++) {
-			if ((st = tbl_alloc_lock(t)) != TBL_OK) {
-				return (int)st;
-			}
-			(void)tbl_reclaim_locked(t, 0);
-			held = t->hdr->retire_head != 0;
-			tbl_alloc_unlock(t);
-			if (!held) {
-				break;
-			}
-			usleep(1000);
-		}
-		return 0;
+		 * here until nothing waits, so that OP_SET_BIG finds the holes free. */
+		return (int)reclaim_until(t, retire_queue_empty);
 	case OP_SET_BIG: {
 		static char bigval[BIG_LEN];
 		size_t pl = strlen(o->val);
@@ -420,7 +417,7 @@ static int run_op(tbl_t *t, const op_t *o)
 		return st == TBL_OK || st == TBL_ENOMEM ? 0 : (int)st;
 	}
 	case OP_HOLD:
-		st = hold_key(t, o->key);
+		st = fixture_hold(t, o->key);
 		return st == TBL_OK ? 0 : (int)st;
 	case OP_HOLD_AT_CEILING:
 		return hold_at_ceiling(t, o->key);
@@ -444,17 +441,8 @@ static int run_op(tbl_t *t, const op_t *o)
 		 * inside a read section that began before the replacement delays that: try again, for up to ten
 		 * seconds (on a loaded machine a worker can be off the CPU inside its section for a while; the
 		 * release would then find nothing to sweep, and its crash points would go unpassed). */
-		for (i = 0; i < 10000; i++) {
-			if ((st = tbl_alloc_lock(t)) != TBL_OK) {
-				return (int)st;
-			}
-			(void)tbl_reclaim_locked(t, 0);
-			held = t->hdr->held_head != 0;
-			tbl_alloc_unlock(t);
-			if (held) {
-				break;
-			}
-			usleep(1000);
+		if ((st = reclaim_until(t, held_list_filled)) != TBL_OK) {
+			return (int)st;
 		}
 		tbl_release_holds(t);
 		return tbl_holds(t) == 0 ? 0 : 1;

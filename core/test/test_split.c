@@ -70,22 +70,6 @@ static int holds_exactly(tbl_t *t, const char *key, const char *data, uint32_t l
 	return ok;
 }
 
-static tbl_status_t hold_key(tbl_t *t, const char *key)
-{
-	tbl_view_t v;
-	tbl_status_t st;
-
-	if ((st = tbl_read_begin(t)) != TBL_OK) {
-		return st;
-	}
-	st = tbl_lookup(t, TBL_NS_DEFAULT, key, strlen(key), &v, 0);
-	if (st == TBL_OK) {
-		st = tbl_hold(t, &v, UINT64_MAX);
-	}
-	tbl_read_end(t);
-	return st;
-}
-
 /* Free what was retired (no other process reads here, so every retired block can go). */
 static void reclaim(tbl_t *t)
 {
@@ -134,7 +118,7 @@ static void holds_then_clear(tbl_policy_t policy)
 	REQUIRE(n > 3000);
 	for (i = 0; i < 7; i++) {
 		snprintf(key, sizeof(key), "k%u", (n / 7) * i + n / 14);
-		CHECK(hold_key(t, key) == TBL_OK);
+		CHECK(fixture_hold(t, key) == TBL_OK);
 	}
 	CHECK(tbl_clear_all(t, &removed) == TBL_OK);
 	reclaim(t);
@@ -242,7 +226,7 @@ TBL_TEST(test_holds_in_a_full_lru_table)
 				}
 			}
 			snprintf(key, sizeof(key), "k%u", (unsigned)(best & 0xFFFF));
-			held += hold_key(t, key) == TBL_OK;
+			held += fixture_hold(t, key) == TBL_OK;
 		}
 		CHECK(held == 7);
 		free(live);
