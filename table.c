@@ -51,7 +51,7 @@ bool php_table_zero_copy;
 bool php_table_holding;
 uint64_t php_table_zero_copy_budget;
 zend_long php_table_start_time;
-const char *const php_table_policy_names[3] = { "noeviction", "lru", "random" };
+const char *const php_table_policy_names[4] = { "noeviction", "lru", "random", "gdsf" };
 static char php_table_reason[512];                   /* why the table is unavailable */
 /* Named segments (table.segment): attached on first use in each process, after fork, so that php-fpm
  * workers see their pool's php_admin_value. php_table_anon is the anonymous segment MINIT made when no
@@ -70,7 +70,7 @@ PHP_INI_BEGIN()
 		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY("table.memory", "64M", PHP_INI_SYSTEM, OnUpdateString, memory,
 		zend_table_globals, table_globals)
-	STD_PHP_INI_ENTRY("table.eviction_policy", "lru", PHP_INI_SYSTEM, OnUpdateString, eviction_policy,
+	STD_PHP_INI_ENTRY("table.eviction_policy", "gdsf", PHP_INI_SYSTEM, OnUpdateString, eviction_policy,
 		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY("table.serializer", "php", PHP_INI_SYSTEM, OnUpdateString, serializer,
 		zend_table_globals, table_globals)
@@ -180,7 +180,7 @@ bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t s
 			zend_throw_exception_ex(php_table_exception_ce, 0,
 				"%s(): out of memory: the table has no room for this value (raise table.memory%s)",
 				ZSTR_VAL(fn), php_table_policy == TBL_POLICY_NOEVICTION
-					? ", or set table.eviction_policy=lru" : "");
+					? ", or set table.eviction_policy=gdsf" : "");
 			break;
 		case TBL_EOVERFLOW:
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): integer overflow", ZSTR_VAL(fn));
@@ -651,7 +651,7 @@ static void php_table_open(bool attach)
 	}
 	if (i == sizeof(php_table_policy_names) / sizeof(php_table_policy_names[0])) {
 		snprintf(php_table_reason, sizeof(php_table_reason),
-			"table.eviction_policy=%s is not valid; use noeviction, lru or random", policy);
+			"table.eviction_policy=%s is not valid; use noeviction, lru, random or gdsf", policy);
 		return;
 	}
 	php_table_policy = (tbl_policy_t)i;

@@ -28,6 +28,18 @@ check "eviction: Table ran, never wiped, every set stored" php -r '
   $results = json_decode(file_get_contents($argv[1]), true)["results"];
   $table = array_filter($results, fn ($r) => str_starts_with($r["cache"] ?? "", "Table"));
   exit($table !== [] && array_sum(array_column($table, "wipes")) === 0 && array_sum(array_column($table, "failed_sets")) === 0 ? 0 : 1);' "$eviction"
+# gdsf ranks by no clock and samples the heap, not the (randomly keyed) index: a second table, with its
+# own hash key, gives the same hits on the same trace, and values that compress change nothing for it.
+again="$work_dir/eviction-again.json"
+check "eviction: gdsf runs again, on JSON-like values" expect_exit 0 php "${php_options[@]}" "$bench_dir/eviction" --ops 20000 --keys 20000 --memory 4M --filter table-gdsf --compressible --out "$again"
+check "eviction: gdsf gives the same hit ratio on every run" php -r '
+  $hits = [];
+  foreach ([$argv[1], $argv[2]] as $f) {
+      foreach (json_decode(file_get_contents($f), true)["results"] as $r) {
+          if (($r["subject"] ?? "") === "table-gdsf") { $hits[] = $r["hits"] ?? -1; }
+      }
+  }
+  exit(count($hits) === 2 && $hits[0] > 0 && $hits[0] === $hits[1] ? 0 : 1);' "$eviction" "$again"
 check "eviction: an unknown option is a usage error" expect_exit 2 php "$bench_dir/eviction" --no-such-option
 
 summary smoke

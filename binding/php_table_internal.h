@@ -26,7 +26,7 @@
 extern PHP_TABLE_HIDDEN tbl_t *php_table_tbl;                     /* NULL: disabled or unavailable */
 extern PHP_TABLE_HIDDEN const php_table_serializer *php_table_ser;
 extern PHP_TABLE_HIDDEN tbl_policy_t php_table_policy;
-extern PHP_TABLE_HIDDEN const char *const php_table_policy_names[3];
+extern PHP_TABLE_HIDDEN const char *const php_table_policy_names[4];
 extern PHP_TABLE_HIDDEN zend_class_entry *php_table_ce;
 /* table.zero_copy as resolved for this process's SAPI, and the budget of bytes held by zero-copy readers
  * (all processes together) past which a read copies instead. */

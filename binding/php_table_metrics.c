@@ -50,6 +50,7 @@ static const php_table_metric_def php_table_metric_defs[] = {
 	PHP_TABLE_COUNTER("evictions_total", "evictions", "Live entries evicted to make room for a write."),
 	PHP_TABLE_COUNTER("evicted_bytes_total", "evicted_bytes", "Bytes of the live entries evicted to make room."),
 	PHP_TABLE_COUNTER("eviction_runs_total", "eviction_runs", "Writes that had to evict to make room."),
+	PHP_TABLE_COUNTER("eviction_moves_total", "eviction_moves", "Entries moved out of the way of an eviction instead of evicted (gdsf)."),
 	PHP_TABLE_COUNTER("expirations_total", "expirations", "Expired entries removed."),
 	PHP_TABLE_COUNTER("oom_total", "oom", "Writes that failed because memory was full and nothing could be evicted."),
 	PHP_TABLE_COUNTER("lock_repairs_total", "lock_repairs", "Locks recovered from a process that died holding them."),

@@ -115,7 +115,7 @@ PHP_METHOD(Shm_Table, stats)
 		RETURN_THROWS();
 	}
 	tbl_get_stats(t, &s);
-	array_init_size(return_value, 41);
+	array_init_size(return_value, 42);
 	add_assoc_long(return_value, "hits", (zend_long)s.hits);
 	add_assoc_long(return_value, "misses", (zend_long)s.misses);
 	add_assoc_long(return_value, "sets", (zend_long)s.sets);
@@ -123,6 +123,7 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "evictions", (zend_long)s.evictions);
 	add_assoc_long(return_value, "evicted_bytes", (zend_long)s.evicted_bytes);
 	add_assoc_long(return_value, "eviction_runs", (zend_long)s.evict_runs);
+	add_assoc_long(return_value, "eviction_moves", (zend_long)s.evict_moves);
 	add_assoc_long(return_value, "expirations", (zend_long)s.expirations);
 	add_assoc_long(return_value, "oom", (zend_long)s.oom);
 	add_assoc_long(return_value, "entries", (zend_long)s.entries);

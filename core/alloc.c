@@ -309,6 +309,34 @@ uint64_t tbl_alloc(tbl_alloc_t *a, void *base, size_t size)
 	return 0;
 }
 
+uint64_t tbl_alloc_outside(tbl_alloc_t *a, void *base, size_t size, uint64_t lo, uint64_t hi)
+{
+	uint64_t need, map;
+	unsigned i;
+
+	if (TBL_UNLIKELY((uint64_t)size > tbl_alloc_max_payload(a)))
+		return 0;
+	need = TBL_ALIGN_UP((uint64_t)size + TBL_ALLOC_HDR, TBL_ALLOC_ALIGN);
+	if (need < BLK_MIN)
+		need = BLK_MIN;
+	for (map = a->bin_map & (~(uint64_t)0 << bin_of(need)); map; map &= map - 1) {
+		uint64_t h, best = 0, best_size = UINT64_MAX, probes = 0;
+
+		i = bit_ctz(map);
+		for (h = a->bins[i]; h && probes++ < FIT_PROBES; h = blk_at_c(base, h)->next_free) {
+			uint64_t bs = blk_size(blk_at_c(base, h));
+
+			if (bs >= need && bs < best_size && (h + TBL_ALLOC_HDR < lo || h + TBL_ALLOC_HDR > hi)) {
+				best = h;
+				best_size = bs;
+			}
+		}
+		if (best)
+			return blk_take(a, base, best, i, need);
+	}
+	return 0;
+}
+
 void tbl_free(tbl_alloc_t *a, void *base, uint64_t off)
 {
 	uint64_t h, size, start, total, next, ps;
@@ -356,6 +384,10 @@ void tbl_free(tbl_alloc_t *a, void *base, uint64_t off)
 	}
 
 	TBL_CRASH_POINT("alloc.free.unlisted");
+	/* The hand on a block about to vanish inside the merged one moves to its start first: a crash
+	 * before the merge leaves it on a block that still exists. */
+	if (a->hand > start && a->hand < start + total)
+		a->hand = start;
 	sb = blk_at(base, start);
 	blk_store_head(sb, total);
 	TBL_CRASH_POINT("alloc.free.merged");
@@ -409,6 +441,18 @@ uint64_t tbl_alloc_block_above(const tbl_alloc_t *a, const void *base, uint64_t 
 	uint64_t next = off - TBL_ALLOC_HDR + blk_size(blk_at_c(base, off - TBL_ALLOC_HDR));
 
 	return next + BLK_MIN <= a->heap_end ? next + TBL_ALLOC_HDR : 0;
+}
+
+uint64_t tbl_alloc_hand(const tbl_alloc_t *a)
+{
+	uint64_t h = a->hand;
+
+	return (h > a->heap_off && h < a->heap_end ? h : a->heap_off) + TBL_ALLOC_HDR;
+}
+
+void tbl_alloc_set_hand(tbl_alloc_t *a, uint64_t off)
+{
+	a->hand = off ? off - TBL_ALLOC_HDR : 0;
 }
 
 unsigned tbl_alloc_free_sample(const tbl_alloc_t *a, uint64_t *out, unsigned max)
@@ -476,6 +520,7 @@ void tbl_alloc_rebuild(tbl_alloc_t *a, void *base)
 
 	a->free_bytes = a->used_bytes = a->used_blocks = 0;
 	a->bin_map = 0;
+	a->hand = 0;   /* it may be on a block the walk merges away */
 	memset(a->bins, 0, sizeof(a->bins));
 
 	while (h < end) {
@@ -566,7 +611,7 @@ int tbl_alloc_check(const tbl_alloc_t *a, const void *base, char *err, size_t er
 {
 	uint64_t per_bin[TBL_ALLOC_NBINS] = {0};
 	uint64_t h = a->heap_off, prev = 0, free_bytes = 0, used_bytes = 0, used_blocks = 0;
-	int prev_free = 0;
+	int prev_free = 0, hand_seen = a->hand == 0;
 	unsigned i;
 
 	if ((a->heap_off & BLK_FLAGS) || a->heap_end < a->heap_off || ((a->heap_end - a->heap_off) & BLK_FLAGS))
@@ -599,9 +644,12 @@ int tbl_alloc_check(const tbl_alloc_t *a, const void *base, char *err, size_t er
 			per_bin[bin_of(size)]++;
 			prev_free = 1;
 		}
+		hand_seen |= h == a->hand;
 		prev = size;
 		h += size;
 	}
+	if (!hand_seen)
+		return check_fail(err, errlen, "the hand %llu is not a block's start", (unsigned long long)a->hand);
 
 	if (free_bytes != a->free_bytes || used_bytes != a->used_bytes || used_blocks != a->used_blocks)
 		return check_fail(err, errlen, "counters free %llu used %llu blocks %llu, heap has %llu %llu %llu",

@@ -30,6 +30,8 @@ typedef struct tbl_alloc {
 	uint64_t used_bytes;                /* sum of the sizes (headers included) of used blocks */
 	uint64_t used_blocks;
 	uint64_t bin_map;                   /* bit i set when bins[i] is non-empty */
+	uint64_t hand;                      /* a block header the caller's sweep goes on from (0 = heap_off):
+	                                     * kept a block's start through every merge (tbl_alloc_hand) */
 	uint64_t bins[TBL_ALLOC_NBINS];     /* offset of the first free block header in each bin, 0 = empty */
 } tbl_alloc_t;
 
@@ -42,6 +44,10 @@ void tbl_alloc_init(tbl_alloc_t *a, void *base, uint64_t heap_off, uint64_t heap
  * block is marked fresh in its header until the caller calls tbl_alloc_settle (once it has written what
  * a recovery would read), so that a recovery after the caller died never trusts those old bytes. */
 uint64_t tbl_alloc(tbl_alloc_t *a, void *base, size_t size);
+/* tbl_alloc, from a free block whose payload offset lies outside [lo, hi]: the best fit among the blocks
+ * the bins list first (as tbl_alloc looks, but never beyond FIT_PROBES blocks a bin). For eviction, which
+ * moves entries out of the run of blocks it frees and must not place them inside it. 0 when none fits. */
+uint64_t tbl_alloc_outside(tbl_alloc_t *a, void *base, size_t size, uint64_t lo, uint64_t hi);
 /* Clear the fresh mark of a block from tbl_alloc (one store; allocator lock held). */
 void tbl_alloc_settle(void *base, uint64_t off);
 /* Whether the block at payload offset `off` is used and still fresh: its owner died before settling it. */
@@ -62,6 +68,13 @@ int tbl_alloc_block_used(const void *base, uint64_t off);
  * tbl_alloc_rebuild). */
 uint64_t tbl_alloc_block_below(const tbl_alloc_t *a, const void *base, uint64_t off);
 uint64_t tbl_alloc_block_above(const tbl_alloc_t *a, const void *base, uint64_t off);
+
+/* A sweep over the heap in address order (the gdsf eviction policy's): the payload offset of the block
+ * it goes on from, always a block's start, because tbl_free moves it to the start of any block it
+ * merges into and rebuild resets it; and setting it (`off` a block's payload offset, or 0 for the
+ * heap's first block). Allocator lock held. */
+uint64_t tbl_alloc_hand(const tbl_alloc_t *a);
+void tbl_alloc_set_hand(tbl_alloc_t *a, uint64_t off);
 
 /* Up to `max` free blocks (payload offsets), the largest first: the heads of the highest non-empty bins.
  * Allocator lock held. Eviction grows windows from them, so that free fragments get used. */

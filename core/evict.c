@@ -18,17 +18,23 @@
  * live entries and reclaiming them coalesces the run into one free block that fits. Candidates grow
  * around TBL_EVICT_SEEDS entries sampled from random buckets (as Redis samples keys) and around the
  * TBL_EVICT_FREE_SEEDS largest free fragments (downwards only, see window_grow), one neighbour at a
- * time, free/expired first, then (lru) the one read longer ago. They are ranked:
+ * time, free/expired first, then (lru, gdsf) the one ranked lower. They are ranked:
+ *   gdsf    by what their live entries are worth per byte (GreedyDual-Size-Frequency: reads per byte,
+ *           stamped with an inflation clock that evictions move, no wall clock), less what the window
+ *           keeps by moving its most valuable entries out (window_plan). Its candidates come from a
+ *           sweep over the heap (sweep_windows), not from random buckets, so the same trace evicts the
+ *           same entries on every run. See "gdsf" below and core/DESIGN.md;
  *   lru     by the latest read among the window's live entries, oldest first in doubling age classes
  *           (a window whose every entry is cold beats one holding a single hot entry), then as random;
  *   random  by the live entries it evicts per byte it frees (what it frees beyond the need stays
  *           free for the next writes, so keys lost, not bytes, are the price).
- * Under lru a new entry starts 3/4 of the eviction age down the LRU order (tbl_lru_insert_tick), so
- * keys written and never read go before keys read since.
+ * Under lru a new entry starts 3/4 of the eviction age down the LRU order (tbl_usage_new), so keys
+ * written and never read go before keys read since.
  * Invariants (core/DESIGN.md, "TTL and eviction"):
  *   - a window stops growing as soon as it spans need bytes, so the bytes it evicts are less than
  *     need + its last block: making room for S bytes evicts at most need + one entry (< 2*S + one
- *     entry once S counts the block the write takes);
+ *     entry once S counts the block the write takes); gdsf's need is twice the write's, so it evicts
+ *     less than 2*S + one entry;
  *   - one write evicts at most one window while readers hold what it retired (it waits for them),
  *     and at most TBL_EVICT_MAX_WINDOWS in all;
  *   - a window never crosses a retired block (it cannot be freed now) and is evicted only when every
@@ -37,11 +43,13 @@
  *   - choosing, evicting, reclaiming and allocating happen in one hold of the allocator lock, so no
  *     other writer takes the run in between. Other stripes are only ever trylocked (the allocator lock
  *     is held, and lock order puts stripes first: waiting could deadlock, trying cannot).
- * Evicted entries are retired like any other; the reader protocol (epoch.h) is never bypassed. Every
- * step is crash-safe the way a delete is: an entry unlinked but not yet retired is a leak the GC
+ * Evicted entries are retired like any other, and moved ones are replaced as a set() replaces a value;
+ * the reader protocol (epoch.h) is never bypassed. Every step is crash-safe the way a delete (or a
+ * replacing set) is: an entry unlinked but not yet retired, or a copy not yet linked, is a leak the GC
  * retires; the heap's shape changes only inside tbl_free/tbl_alloc.
  */
 #include <sched.h>
+#include <stddef.h>
 #include <string.h>
 #include "crash.h"
 #include "entry.h"
@@ -59,6 +67,14 @@
                                        * replaces room another writer took (see tbl_alloc_entry) */
 #define TBL_EVICT_RESAMPLES    8u     /* fresh samples before a write that found no window fails */
 #define TBL_ROOM_WAIT_MS       200u   /* longest a writer waits for pinned blocks */
+
+/* gdsf */
+#define TBL_GDSF_WINDOWS       32u    /* windows the sweep offers per eviction */
+#define TBL_GDSF_HOPS          4096u  /* blocks one sweep looks at, at most */
+#define TBL_GDSF_SCALE         (1u << 22)   /* one read of one byte, in units of the inflation clock */
+#define TBL_GDSF_OLDEST        (1u << 30)   /* stamps further behind the clock count as this far */
+#define TBL_MOVE_MAX           16u    /* entries one eviction may move out of its window */
+#define TBL_MOVE_TARGETS       16u    /* free blocks (the largest) it plans to move them to */
 
 _Static_assert(TBL_NSTRIPES <= 64, "window_lock keeps the stripes it holds in one 64-bit mask");
 
@@ -234,8 +250,42 @@ typedef struct window {
 	uint64_t first, last;   /* payload offsets of its lowest and highest block */
 	uint64_t total;         /* bytes of the run, headers included */
 	uint64_t live;          /* the price: how many live entries it evicts */
-	uint32_t newest;        /* the latest read tick among those entries (when live != 0) */
+	uint32_t top;           /* the highest rank (entry_rank) among those entries, when live != 0 */
+	uint32_t low;           /* and the lowest (gdsf: the clock rises to it when the window goes) */
+	/* gdsf only: */
+	uint32_t clock;         /* the inflation clock its entries were ranked against */
+	uint32_t sweep;         /* found by the sweep (its place in it, from 1), 0 for a seed's window */
+	double worth;           /* what its live entries are worth: the sum of max(0, rank - clock) * bytes,
+	                         * about the reads they would still serve (rank - clock is reads per byte) */
+	double kept;            /* the part of `worth` it keeps by moving entries out (window_plan) */
+	unsigned nkeep;         /* its most valuable movable entries (window_take), most valuable first; */
+	/* window_grow and sweep_windows clear the fields above, not these: */
+	uint64_t keep[TBL_MOVE_MAX];         /* where they are */
+	double keep_worth[TBL_MOVE_MAX];     /* and what each is worth */
 } window_t;
+
+/* How a policy ranks one live entry (allocator lock held; `inflation` is gdsf's clock). Ranks compare
+ * as ticks do (tbl_tick_before): the lower one goes first.
+ *   lru   the tick of its last read;
+ *   gdsf  the clock it was stamped with (now, when it has been read since the sweep last passed it: see
+ *         gdsf_pass) plus (reads + 1)^2 * TBL_GDSF_SCALE / the bytes it takes. GreedyDual-Size-Frequency
+ *         (with the square weighing frequency more): a small entry read often ranks highest, a large
+ *         one never read lowest; evicting raises the clock to what went, so what stays unread falls
+ *         behind. */
+static uint32_t entry_rank(const tbl_t *t, tbl_entry_t *e, uint32_t inflation)
+{
+	uint32_t u = TBL_LOAD_RELAXED(&e->usage), stamp, reads;
+
+	if (t->hdr->policy != TBL_POLICY_GDSF) {
+		return u;
+	}
+	reads = u & TBL_GDSF_READS;
+	stamp = (u & TBL_GDSF_SEEN ? inflation : u) & ~TBL_GDSF_LOW;
+	if ((int32_t)(inflation - stamp) > (int32_t)TBL_GDSF_OLDEST) {
+		stamp = inflation - TBL_GDSF_OLDEST;
+	}
+	return stamp + (reads + 1u) * (reads + 1u) * (TBL_GDSF_SCALE / (e->bytes ? e->bytes : 1u));
+}
 
 /* The entry a used block stands for in a window: itself, or for a piece of a split entry (split.c) the
  * entry it belongs to, whose eviction frees it. NULL for a piece that has no owner yet. */
@@ -251,7 +301,7 @@ static tbl_entry_t *block_entry(tbl_t *t, uint64_t off)
 	return e;
 }
 
-static blk_kind_t classify(tbl_t *t, uint64_t off, uint32_t now_sec, uint32_t *atime)
+static blk_kind_t classify(tbl_t *t, uint64_t off, uint32_t now_sec, uint32_t *rank)
 {
 	tbl_entry_t *e;
 
@@ -269,27 +319,56 @@ static blk_kind_t classify(tbl_t *t, uint64_t off, uint32_t now_sec, uint32_t *a
 	if (tbl_entry_expired(e, now_sec)) {
 		return BK_DEAD;
 	}
-	*atime = TBL_LOAD_RELAXED(&e->atime);
+	*rank = entry_rank(t, e, TBL_LOAD_RELAXED(&t->hdr->inflation));
 	return BK_LIVE;
 }
 
-static void window_take(window_t *w, uint64_t size, blk_kind_t kind, uint32_t atime)
+/* Whether gdsf may move an entry out of a window rather than evict it (window_plan): not a zero-copy
+ * image (its arrays point into its own bytes) nor a value in pieces or a piece. */
+static int movable(const tbl_entry_t *e)
+{
+	return !tbl_entry_split(e) && e->type != TBL_T_IMAGE && e->type != TBL_T_PIECE;
+}
+
+/* Add the block at `off` (`size` bytes, of `kind`, ranked `rank` when live) to window `w`. */
+static void window_take(tbl_t *t, window_t *w, uint64_t off, uint64_t size, blk_kind_t kind, uint32_t rank)
 {
 	w->total += size;
 	if (kind == BK_LIVE) {
-		if (!w->live || tbl_tick_before(w->newest, atime)) {
-			w->newest = atime;
+		if (t->hdr->policy == TBL_POLICY_GDSF) {
+			int32_t above = (int32_t)(rank - w->clock);
+			double v = above > 0 ? (double)above * (double)size : 0.0;
+
+			w->worth += v;
+			/* The most valuable entries that could be moved out instead of evicted, in order. */
+			if ((w->nkeep < TBL_MOVE_MAX || v > w->keep_worth[w->nkeep - 1])
+			    && movable(tbl_entry_at(t, off))) {
+				unsigned j = w->nkeep < TBL_MOVE_MAX ? w->nkeep++ : w->nkeep - 1;
+
+				for (; j > 0 && v > w->keep_worth[j - 1]; j--) {
+					w->keep_worth[j] = w->keep_worth[j - 1];
+					w->keep[j] = w->keep[j - 1];
+				}
+				w->keep_worth[j] = v;
+				w->keep[j] = off;
+			}
+		}
+		if (!w->live || tbl_tick_before(w->top, rank)) {
+			w->top = rank;
+		}
+		if (!w->live || tbl_tick_before(rank, w->low)) {
+			w->low = rank;
 		}
 		w->live++;
 	}
 }
 
 /* Grow a window from the block at `seed` until it spans `need` bytes, one neighbour at a time: free and
- * expired neighbours first, then (lru) the one read longer ago, else the smaller. Every step adds one
+ * expired neighbours first, then (lru, gdsf) the one ranked lower, else the smaller. Every step adds one
  * block to a run still short of `need`, so the run ends up smaller than need + its last block: the
  * price is at most need + one entry. 0 when barriers or the heap's ends stop it short. `down`: grow
  * towards lower addresses only (free seeds, below). */
-static int window_grow(tbl_t *t, uint64_t seed, uint64_t need, uint32_t now_sec, int lru, int down,
+static int window_grow(tbl_t *t, uint64_t seed, uint64_t need, uint32_t now_sec, int ranked, int down,
                        window_t *w)
 {
 	tbl_alloc_t *a = &t->hdr->alloc;
@@ -299,9 +378,10 @@ static int window_grow(tbl_t *t, uint64_t seed, uint64_t need, uint32_t now_sec,
 	if (kind == BK_BARRIER) {
 		return 0;
 	}
-	memset(w, 0, sizeof(*w));
+	memset(w, 0, offsetof(window_t, keep));
+	w->clock = TBL_LOAD_RELAXED(&t->hdr->inflation);
 	w->first = w->last = seed;
-	window_take(w, tbl_alloc_block_size(t->base, seed), kind, at);
+	window_take(t, w, seed, tbl_alloc_block_size(t->base, seed), kind, at);
 	while (w->total < need) {
 		uint64_t lo = tbl_alloc_block_below(a, t->base, w->first);
 		uint64_t hi = tbl_alloc_block_above(a, t->base, w->last);
@@ -322,17 +402,17 @@ static int window_grow(tbl_t *t, uint64_t seed, uint64_t need, uint32_t now_sec,
 			take_lo = khi == BK_BARRIER;
 		} else if (klo != BK_LIVE || khi != BK_LIVE) {
 			take_lo = klo != BK_LIVE;
-		} else if (lru && alo != ahi) {
+		} else if (ranked && alo != ahi) {
 			take_lo = tbl_tick_before(alo, ahi);
 		} else {
 			take_lo = tbl_alloc_block_size(t->base, lo) <= tbl_alloc_block_size(t->base, hi);
 		}
 		if (take_lo) {
 			w->first = lo;
-			window_take(w, tbl_alloc_block_size(t->base, lo), klo, alo);
+			window_take(t, w, lo, tbl_alloc_block_size(t->base, lo), klo, alo);
 		} else {
 			w->last = hi;
-			window_take(w, tbl_alloc_block_size(t->base, hi), khi, ahi);
+			window_take(t, w, hi, tbl_alloc_block_size(t->base, hi), khi, ahi);
 		}
 	}
 	return 1;
@@ -352,21 +432,29 @@ static unsigned age_class(uint32_t now_tick, uint32_t newest)
 	return c;
 }
 
-/* Whether window a is the better victim: lru, the one whose most recently read entry was read longest
- * ago (a window of free space and expired entries beats all; ages are compared by class); then, and for
- * random, the one that evicts fewer entries per byte it frees. What a window frees beyond the write's
- * need stays free for the next writes, so the real price of a window is the keys it costs: one old
- * 100 KiB entry is a better victim for a 1 KiB write than two old 1 KiB entries. */
-static int window_better(const window_t *a, const window_t *b, int lru, uint32_t now_tick)
+/* Whether window a is the better victim. A window of free space and expired entries beats all; then, lru,
+ * the one whose most recently read entry was read longest ago (ages compared by class); gdsf, the one
+ * whose evicted entries are worth least per byte it frees (worth less what it keeps by moving); then, and
+ * for random, the one that evicts fewer entries per byte it frees. What a window frees beyond the
+ * write's need stays free for the next writes, so the real price of a window is the keys it costs: one
+ * old 100 KiB entry is a better victim for a 1 KiB write than two old 1 KiB entries. */
+static int window_better(const window_t *a, const window_t *b, tbl_policy_t policy, uint32_t now_tick)
 {
-	if (lru) {
+	if (policy == TBL_POLICY_LRU || policy == TBL_POLICY_GDSF) {
 		if (!a->live != !b->live) {
 			return !a->live;
 		}
-		if (a->live) {
-			unsigned ca = age_class(now_tick, a->newest), cb = age_class(now_tick, b->newest);
+		if (a->live && policy == TBL_POLICY_LRU) {
+			unsigned ca = age_class(now_tick, a->top), cb = age_class(now_tick, b->top);
 			if (ca != cb) {
 				return ca > cb;
+			}
+		} else if (a->live) {
+			/* (a->worth - a->kept) / a->total < (b->worth - b->kept) / b->total, without division */
+			double ca = (a->worth - a->kept) * (double)b->total, cb = (b->worth - b->kept) * (double)a->total;
+
+			if (ca != cb) {
+				return ca < cb;
 			}
 		}
 	}
@@ -492,6 +580,261 @@ static void lru_note_age(tbl_header_t *h, uint32_t now_tick, uint32_t newest)
 	TBL_STORE_RELAXED(&h->evict_age, avg - avg / 8u + age / 8u);
 }
 
+/* ---- gdsf: a sweep over the heap ------------------------------------------------------------------- */
+
+/* gdsf takes its candidates from a sweep over the heap in address order, not from random buckets: the
+ * windows that follow one another from the allocator's hand (tbl_alloc_hand), up to TBL_GDSF_WINDOWS
+ * of them, and one grown both ways from the block at the hand (evict_window). Which entries are looked
+ * at then depends on the order of writes alone, not on the segment's random hash key or on time: the
+ * same trace evicts the same entries on every run. When a swept window is evicted the hand moves past
+ * it, and the entries it passed on the way get their reads stamped (gdsf_pass), as CLOCK's hand clears
+ * reference bits: an entry's "read since" bit says "since the hand last passed". Windows it did not
+ * take stay ahead of the hand and are offered again, so the candidates are a pool that slides along
+ * the heap. */
+
+/* Make `w` the window from block `first` to block `last` (no barrier between them). */
+static void window_span(tbl_t *t, window_t *w, uint64_t first, uint64_t last, uint32_t now_sec)
+{
+	uint64_t off = first;
+
+	memset(w, 0, offsetof(window_t, keep));
+	w->clock = TBL_LOAD_RELAXED(&t->hdr->inflation);
+	w->first = first;
+	w->last = last;
+	for (;;) {
+		uint32_t rank = 0;
+		blk_kind_t kind = classify(t, off, now_sec, &rank);
+
+		window_take(t, w, off, tbl_alloc_block_size(t->base, off), kind, rank);
+		if (off == last) {
+			break;
+		}
+		off = tbl_alloc_block_above(&t->hdr->alloc, t->base, off);
+	}
+}
+
+/* The block above `off`, or the heap's first block past its end (allocator lock held). */
+static uint64_t sweep_next(tbl_t *t, uint64_t off, int *wrapped)
+{
+	uint64_t next = tbl_alloc_block_above(&t->hdr->alloc, t->base, off);
+
+	if (!next) {
+		(*wrapped)++;
+		next = t->hdr->alloc.heap_off + TBL_ALLOC_HDR;
+	}
+	return next;
+}
+
+/* Up to `max` windows of at least `need` bytes that follow one another upwards from the hand. A window
+ * that meets a barrier starts again above it; one that meets the heap's end starts again at its start
+ * (a window never wraps). */
+static unsigned sweep_windows(tbl_t *t, uint64_t need, uint32_t now_sec, window_t *out, unsigned max)
+{
+	uint64_t off = tbl_alloc_hand(&t->hdr->alloc), start = off;
+	unsigned n = 0, hops = 0;
+	int wrapped = 0, open = 0;
+
+	while (n < max && hops++ < TBL_GDSF_HOPS) {
+		window_t *w = &out[n];
+		uint32_t rank = 0;
+		blk_kind_t kind = classify(t, off, now_sec, &rank);
+		int before = wrapped;
+		uint64_t next;
+
+		if (kind == BK_BARRIER) {
+			open = 0;
+		} else {
+			if (!open) {
+				memset(w, 0, offsetof(window_t, keep));
+				w->clock = TBL_LOAD_RELAXED(&t->hdr->inflation);
+				w->first = off;
+				open = 1;
+			}
+			w->last = off;
+			window_take(t, w, off, tbl_alloc_block_size(t->base, off), kind, rank);
+			if (w->total >= need) {
+				/* Leading blocks the rest does without (the last one was large) stay out of it. */
+				uint64_t first = w->first, total = w->total;
+
+				while (first != off && total - tbl_alloc_block_size(t->base, first) >= need) {
+					total -= tbl_alloc_block_size(t->base, first);
+					first = tbl_alloc_block_above(&t->hdr->alloc, t->base, first);
+				}
+				if (first != w->first) {
+					window_span(t, w, first, off, now_sec);
+				}
+				w->sweep = ++n;
+				open = 0;
+				if (w->worth == 0) {
+					break;   /* nothing in it is worth more than the clock: none could be cheaper */
+				}
+			}
+		}
+		next = sweep_next(t, off, &wrapped);
+		if (wrapped != before) {
+			open = 0;      /* a window never wraps */
+		}
+		if (wrapped > 1 || (wrapped && next == start)) {
+			break;         /* once round the heap */
+		}
+		off = next;
+	}
+	return n;
+}
+
+/* The hand passes the blocks from where it is up to `w` (about to be evicted), then moves past `w`. An
+ * entry read since the hand last passed gets the clock as its stamp (which entry_rank already counted
+ * it as) and its read bit cleared; a stamp too far behind the clock is brought up to TBL_GDSF_OLDEST
+ * behind it, so that it never wraps round to look new. Advisory stores, as a read's: a concurrent
+ * read's count may be lost. */
+static void gdsf_pass(tbl_t *t, const window_t *w, uint32_t now_sec)
+{
+	tbl_alloc_t *a = &t->hdr->alloc;
+	uint32_t clock = TBL_LOAD_RELAXED(&t->hdr->inflation) & ~TBL_GDSF_LOW;
+	uint64_t off = tbl_alloc_hand(a);
+	unsigned hops = 0;
+	int wrapped = 0;
+
+	while (off != w->first && hops++ < TBL_GDSF_HOPS) {
+		uint32_t rank = 0;
+
+		if (classify(t, off, now_sec, &rank) == BK_LIVE && !tbl_alloc_block_fresh(t->base, off)) {
+			tbl_entry_t *e = block_entry(t, off);
+			uint32_t u = TBL_LOAD_RELAXED(&e->usage), reads = u & TBL_GDSF_READS;
+
+			if (u & TBL_GDSF_SEEN) {
+				TBL_STORE_RELAXED(&e->usage, clock | reads);
+			} else if ((int32_t)(clock - u) > (int32_t)TBL_GDSF_OLDEST) {
+				TBL_STORE_RELAXED(&e->usage, ((clock - TBL_GDSF_OLDEST) & ~TBL_GDSF_LOW) | reads);
+			}
+		}
+		off = sweep_next(t, off, &wrapped);
+	}
+	tbl_alloc_set_hand(a, tbl_alloc_block_above(a, t->base, w->last));
+}
+
+/* A block just allocated (allocator lock held): not retired (classify() relies on it), and held by
+ * nobody. Only then is the allocator's fresh mark cleared: a writer killed before that leaves a block the
+ * GC knows was never initialised (its old bytes could hold any hold count, which would keep it on the
+ * held list forever); one killed after leaves an entry whose fields the GC and reclamation can read. */
+static uint64_t entry_block(tbl_t *t, uint64_t off)
+{
+	if (off) {
+		tbl_entry_t *e = tbl_entry_at(t, off);
+
+		TBL_CRASH_POINT("evict.block.allocated");
+		e->retire_epoch = 0;
+		atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
+		TBL_CRASH_POINT("evict.block.cleared");
+		atomic_signal_fence(memory_order_seq_cst);
+		tbl_alloc_settle(t->base, off);
+	}
+	return off;
+}
+
+/* ---- gdsf: moving what a window should keep ----------------------------------------------------------- */
+
+/* A window is a run of neighbours, so besides the cheap entries it is chosen for it may hold valuable
+ * ones. gdsf moves up to TBL_MOVE_MAX of those, the most valuable first, into free blocks outside the
+ * window instead of evicting them: a copy, linked in place of the old entry under its stripe lock and
+ * the old one retired, as a set() that replaces a value does. What a window costs is then what it
+ * evicts. The room for moves is what earlier windows freed beyond their writes' need (gdsf frees twice
+ * that, evict_window). */
+
+/* Choose what `w` keeps (allocator lock held): of its most valuable movable entries (window_take), the
+ * ones worth something that would fit, most valuable first, into `free` (the largest free blocks) outside
+ * the window, each into the block that fits it best. A plan, to rank the window by: the move itself
+ * (entry_move) takes whichever free block outside the window fits best, and an entry that no longer
+ * fits is evicted after all. */
+static void window_plan(tbl_t *t, window_t *w, const uint64_t *free, unsigned nfree)
+{
+	uint64_t room[TBL_MOVE_TARGETS];
+	unsigned i, k, n = w->nkeep;
+
+	w->nkeep = 0;
+	w->kept = 0;
+	if (nfree > TBL_MOVE_TARGETS) {
+		nfree = TBL_MOVE_TARGETS;
+	}
+	for (k = 0; k < nfree; k++) {
+		room[k] = free[k] < w->first || free[k] > w->last ? tbl_alloc_block_size(t->base, free[k]) : 0;
+	}
+	for (i = 0; i < n; i++) {
+		const tbl_entry_t *e = tbl_entry_at(t, w->keep[i]);
+		uint64_t need = tbl_alloc_need(tbl_entry_alloc_size(e->key_len, e->val_len));
+		unsigned best = nfree;
+
+		if (w->keep_worth[i] == 0) {
+			break;   /* worth nothing (and neither is the rest): evicted */
+		}
+		for (k = 0; k < nfree; k++) {   /* the best fit, as tbl_alloc_outside takes */
+			if (need <= room[k] && (best == nfree || room[k] < room[best])) {
+				best = k;
+			}
+		}
+		if ((k = best) == nfree) {
+			continue;
+		}
+		room[k] -= need;
+		w->keep_worth[w->nkeep] = w->keep_worth[i];
+		w->keep[w->nkeep++] = w->keep[i];
+		w->kept += w->keep_worth[i];
+	}
+}
+
+/* Move entry `e` of window `w` (its stripe and the allocator lock held) into the free block outside `w`
+ * that fits it best. 0 when none does: it is evicted with the rest. The entry's fields that may change
+ * while it is linked (usage, expire, a TBL_T_LONG's value and `updated`) change only under its stripe
+ * lock or are advisory, so the copy is exact. */
+static int entry_move(tbl_t *t, tbl_entry_t *e, const window_t *w)
+{
+	uint64_t size = tbl_entry_alloc_size(e->key_len, e->val_len), off, b;
+	_Atomic uint64_t *link;
+	tbl_entry_t *n;
+	uint32_t s;
+
+	b = tbl_bucket_of_hash(t, e->hash);
+	s = tbl_stripe_of_bucket(t, b);
+	link = tbl_index_link_of(t, b, e);
+	if (!link || !(off = entry_block(t, tbl_alloc_outside(&t->hdr->alloc, t->base, size, w->first, w->last)))) {
+		return 0;
+	}
+	TBL_CRASH_POINT("evict.move.allocated");
+	n = tbl_entry_at(t, off);
+	atomic_store_explicit(&n->next, 0, memory_order_relaxed);
+	n->hash = e->hash;
+	n->retire_next = 0;
+	n->ns = e->ns;
+	n->key_len = e->key_len;
+	n->type = e->type;
+	n->flags = e->flags;
+	n->val_len = e->val_len;
+	atomic_store_explicit(&n->usage, TBL_LOAD_RELAXED(&e->usage), memory_order_relaxed);
+	n->created = e->created;
+	n->updated = e->updated;
+	atomic_store_explicit(&n->expire, TBL_LOAD_RELAXED(&e->expire), memory_order_relaxed);
+	n->bytes = (uint32_t)tbl_alloc_block_size(t->base, off);
+	memcpy(n + 1, e + 1, size - sizeof(tbl_entry_t));
+	tbl_index_replace(t, link, e, n);
+	TBL_CRASH_POINT("evict.move.linked");
+	tbl_count_sub(t, s, e);
+	tbl_count_add(t, s, n);
+	tbl_retire_locked(t, tbl_offset_of(t, e));
+	TBL_CRASH_POINT("evict.move.retired");
+	t->hdr->evict_moves++;
+	return 1;
+}
+
+/* After evicting a window (allocator lock held): the clock rises to the lowest rank among what went. */
+static void gdsf_note_evicted(tbl_header_t *h, const window_t *w)
+{
+	uint32_t clock = TBL_LOAD_RELAXED(&h->inflation);
+
+	if (w->live && tbl_tick_before(clock, w->low)) {
+		TBL_STORE_RELAXED(&h->inflation, w->low);
+	}
+}
+
 /* Sample up to `max` live entries from random buckets (inside a read section). */
 static unsigned sample_seeds(tbl_t *t, uint64_t *seeds, unsigned max)
 {
@@ -514,24 +857,6 @@ static unsigned sample_seeds(tbl_t *t, uint64_t *seeds, unsigned max)
 	return n;
 }
 
-/* A block just allocated (allocator lock held): not retired (classify() relies on it), and held by
- * nobody. Only then is the allocator's fresh mark cleared: a writer killed before that leaves a block the
- * GC knows was never initialised (its old bytes could hold any hold count, which would keep it on the
- * held list forever); one killed after leaves an entry whose fields the GC and reclamation can read. */
-static uint64_t entry_block(tbl_t *t, uint64_t off)
-{
-	if (off) {
-		tbl_entry_t *e = tbl_entry_at(t, off);
-
-		TBL_CRASH_POINT("evict.block.allocated");
-		e->retire_epoch = 0;
-		atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
-		TBL_CRASH_POINT("evict.block.cleared");
-		atomic_signal_fence(memory_order_seq_cst);
-		tbl_alloc_settle(t->base, off);
-	}
-	return off;
-}
 
 uint64_t tbl_alloc_entry_from_free(tbl_t *t, uint64_t min, uint64_t max)
 {
@@ -561,48 +886,85 @@ typedef enum evict_result {
 static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now, uint64_t *off)
 {
 	tbl_header_t *h = t->hdr;
-	uint64_t seeds[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS], need = tbl_alloc_need(size), locked;
-	window_t cand[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS], tmp;
-	unsigned nseeds, nentry, ncand = 0, i, j;
-	int lru = h->policy == TBL_POLICY_LRU;
+	tbl_policy_t policy = (tbl_policy_t)h->policy;
+	int lru = policy == TBL_POLICY_LRU, gdsf = policy == TBL_POLICY_GDSF;
+	uint64_t need = tbl_alloc_need(size), locked;
+	uint64_t seeds[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS], targets[TBL_MOVE_TARGETS];
+	window_t cand[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS + 1 + TBL_GDSF_WINDOWS];
+	unsigned char order[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS + 1 + TBL_GDSF_WINDOWS];
+	unsigned nseeds, nentry, ntargets = 0, ncand = 0, nbuilt = 0, i, j;
 	evict_result_t result = EV_NONE;
 
 	*off = 0;
 	/* The read section keeps the seeds from being freed until the allocator lock does. */
 	tbl_epoch_enter(t);
-	nseeds = sample_seeds(t, seeds, TBL_EVICT_SEEDS);
+	nseeds = gdsf ? 0 : sample_seeds(t, seeds, TBL_EVICT_SEEDS);
 	if (tbl_alloc_lock(t) != TBL_OK) {
 		tbl_epoch_exit(t);
 		return EV_NONE;   /* an unusable allocator lock: never evict or allocate unlocked */
 	}
 	tbl_epoch_exit(t);   /* now, so this writer's own slot does not hold back what it evicts */
+	/* gdsf takes twice the room the write needs while little of the heap is free: what is left stays
+	 * free for the entries it moves out of the next windows (window_plan). */
+	if (gdsf) {
+		need *= 2;
+	}
 	/* The largest free fragments too: a window around one costs less, and uses space that would
 	 * otherwise stay free but too small. */
 	nentry = nseeds;
 	nseeds += tbl_alloc_free_sample(&h->alloc, seeds + nseeds, TBL_EVICT_FREE_SEEDS);
 	for (i = 0; i < nseeds; i++) {
-		if (!window_grow(t, seeds[i], need, now.sec, lru, i >= nentry, &tmp)) {
-			continue;
+		if (window_grow(t, seeds[i], need, now.sec, lru || gdsf, i >= nentry, &cand[nbuilt])) {
+			nbuilt++;
 		}
-		/* Insertion sort, best first; seeds that grew into the same run are kept once. */
-		for (j = 0; j < ncand && !(cand[j].first == tmp.first && cand[j].last == tmp.last); j++) {
+	}
+	if (gdsf) {
+		uint64_t at = tbl_alloc_hand(&h->alloc);
+
+		ntargets = tbl_alloc_free_sample(&h->alloc, targets, TBL_MOVE_TARGETS);
+		/* The block at the hand, grown both ways: what the sweep left just behind it (the rest of the
+		 * last run it freed) joins a window. */
+		if (window_grow(t, at, need, now.sec, 1, 0, &cand[nbuilt])) {
+			nbuilt++;
+		}
+		nbuilt += sweep_windows(t, need, now.sec, cand + nbuilt, TBL_GDSF_WINDOWS);
+	}
+	/* Best first (sorting their places); seeds that grew into the same run are kept once. */
+	for (i = 0; i < nbuilt; i++) {
+		window_t *w = &cand[i];
+
+		for (j = 0; j < ncand && !(cand[order[j]].first == w->first && cand[order[j]].last == w->last); j++) {
 		}
 		if (j < ncand) {
 			continue;
 		}
-		for (j = ncand++; j > 0 && window_better(&tmp, &cand[j - 1], lru, now.tick); j--) {
-			cand[j] = cand[j - 1];
+		if (gdsf) {
+			window_plan(t, w, targets, ntargets);
 		}
-		cand[j] = tmp;
+		for (j = ncand++; j > 0 && window_better(w, &cand[order[j - 1]], policy, now.tick); j--) {
+			order[j] = order[j - 1];
+		}
+		order[j] = (unsigned char)i;
 	}
 	for (i = 0; i < ncand; i++) {
-		if (!window_lock(t, held, &cand[i], &locked)) {
+		const window_t *w = &cand[order[i]];
+
+		if (!window_lock(t, held, w, &locked)) {
 			result = EV_BUSY;
 			continue;
 		}
-		window_evict(t, held, &cand[i], now.sec);
-		if (lru && cand[i].live) {
-			lru_note_age(h, now.tick, cand[i].newest);
+		if (w->sweep) {
+			gdsf_pass(t, w, now.sec);
+		}
+		for (j = 0; j < w->nkeep; j++) {
+			entry_move(t, tbl_entry_at(t, w->keep[j]), w);
+		}
+		window_evict(t, held, w, now.sec);
+		if (lru && w->live) {
+			lru_note_age(h, now.tick, w->top);
+		}
+		if (gdsf) {
+			gdsf_note_evicted(h, w);
 		}
 		stripes_unlock(t, locked);
 		TBL_CRASH_POINT("evict.window.evicted");

@@ -16,11 +16,33 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now);
  * room: 0 when no free block has `min`. For the pieces of a split value (split.c). */
 uint64_t tbl_alloc_entry_from_free(tbl_t *t, uint64_t min, uint64_t max);
 
-/* The LRU tick a new entry starts with: `now` less half the age at which entries get evicted, so an
- * entry that is written and never read is evicted before one read since (midpoint insertion). */
-static inline uint32_t tbl_lru_insert_tick(const tbl_t *t, tbl_now_t now)
+/* gdsf's usage word: the inflation clock when the entry was stored or last ranked (its high 30 bits) and
+ * how many reads it has had since, saturating at 3 (its low 2 bits). */
+#define TBL_GDSF_READS 3u
+#define TBL_GDSF_SEEN  4u
+#define TBL_GDSF_LOW   7u
+
+/* The usage a new entry starts with. lru: `now` less 3/4 of the age at which entries get evicted, so an
+ * entry that is written and never read is evicted before one read since (midpoint insertion). gdsf: the
+ * inflation clock, no reads. */
+static inline uint32_t tbl_usage_new(const tbl_t *t, tbl_now_t now)
 {
-	return now.tick - (uint32_t)(((uint64_t)TBL_LOAD_RELAXED(&((tbl_header_t *)t->hdr)->evict_age) * 3u) >> 10);
+	const tbl_header_t *h = t->hdr;
+
+	if (h->policy == TBL_POLICY_GDSF) {
+		return TBL_LOAD_RELAXED(&((tbl_header_t *)h)->inflation) & ~TBL_GDSF_LOW;
+	}
+	return now.tick - (uint32_t)(((uint64_t)TBL_LOAD_RELAXED(&((tbl_header_t *)h)->evict_age) * 3u) >> 10);
+}
+
+/* A read under gdsf: count it, with at most one store, none once the count is saturated. No clock. */
+static inline void tbl_gdsf_note_read(tbl_entry_t *e)
+{
+	uint32_t u = TBL_LOAD_RELAXED(&e->usage);
+
+	if ((u & TBL_GDSF_LOW) != TBL_GDSF_LOW) {
+		TBL_STORE_RELAXED(&e->usage, (u | TBL_GDSF_SEEN) + ((u & TBL_GDSF_READS) != TBL_GDSF_READS));
+	}
 }
 
 /* Incremental TTL sweep of `n` buckets from the shared cursor. Skips stripes it cannot trylock. Call

@@ -149,8 +149,9 @@ typedef struct tbl_header {
 	uint64_t retires_since_reclaim;
 	uint64_t evicted_bytes;              /* blocks of live entries evicted to make room (evict.c) */
 	uint64_t evict_runs;                 /* runs of neighbouring blocks evicted, one per write that needed it */
+	uint64_t evict_moves;                /* entries moved out of such a run instead of evicted (gdsf) */
 	_Atomic uint32_t evict_age;          /* lru: age of what gets evicted, moving average, ticks << 8 */
-	uint32_t reserved_evict;
+	_Atomic uint32_t inflation;          /* gdsf: the clock entries' worth is stamped from (evict.c) */
 	uint64_t held_head;                  /* retired entries still held by zero-copy readers (retire_next) */
 	uint64_t holds_reap_ms;              /* last check for dead or exec'd holders (monotonic ms) */
 
@@ -177,7 +178,7 @@ typedef struct tbl_header {
 	_Atomic uint64_t free_hint;       /* alloc.free_bytes when the allocator lock was last released */
 } tbl_header_t;
 
-/* Entries are immutable once linked, except `next` (relinking), `atime` (advisory), `expire` (touch)
+/* Entries are immutable once linked, except `next` (relinking), `usage` (advisory), `expire` (touch)
  * and, for TBL_T_LONG, the 8-byte value and `updated` (tbl_incr, atomic stores). Key bytes follow the
  * header; the value follows the key, 8-byte aligned. */
 typedef struct tbl_entry {
@@ -191,7 +192,9 @@ typedef struct tbl_entry {
 	uint8_t flags;
 	_Atomic uint16_t holds;        /* zero-copy holds on this entry (epoch.c): freed only at 0 */
 	uint32_t val_len;
-	_Atomic uint32_t atime;        /* LRU tick of the last read (written at most once per tick) */
+	_Atomic uint32_t usage;        /* what eviction ranks it by (advisory): lru, the tick of the last read
+	                                * (written at most once per tick); gdsf, a stamp of the inflation clock
+	                                * and a 2-bit count of reads (evict.h) */
 	uint32_t created;
 	uint32_t updated;
 	_Atomic uint32_t expire;       /* unix seconds, 0 = never */

@@ -134,7 +134,7 @@ static int header_sane(const tbl_header_t *h, uint64_t memory, uint64_t map_size
 
 	return h->magic == TBL_MAGIC && h->layout_version == TBL_LAYOUT_VERSION && h->segment_size == memory
 	       && h->map_size == map_size && h->nstripes == TBL_NSTRIPES && h->nslots >= 1 && h->nslots <= 65535
-	       && h->policy <= TBL_POLICY_RANDOM && nb >= 1 && (nb & (nb - 1)) == 0
+	       && h->policy <= TBL_POLICY_GDSF && nb >= 1 && (nb & (nb - 1)) == 0
 	       && h->off_buckets + nb * sizeof(uint64_t) <= memory && h->off_slots >= memory
 	       && h->off_holds + (uint64_t)h->nslots * TBL_HOLD_MAX * sizeof(uint64_t) <= map_size
 	       && h->alloc.heap_end <= memory;
@@ -231,7 +231,7 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 		         (unsigned long long)cfg->memory, TBL_MIN_MEMORY);
 		return TBL_EINVAL;
 	}
-	if (cfg->policy > TBL_POLICY_RANDOM) {
+	if (cfg->policy > TBL_POLICY_GDSF) {
 		snprintf(errbuf, errlen, "unknown eviction policy %d", (int)cfg->policy);
 		return TBL_EINVAL;
 	}
@@ -377,16 +377,20 @@ static inline tbl_status_t lookup_hashed(tbl_t *t, tbl_ns_t ns, const char *key,
 	/* A handle from before its namespace was recycled must not see the new namespace's entries. */
 	if (TBL_LIKELY(e != NULL) && TBL_LIKELY(tbl_ns_current(t, ns))) {
 		uint32_t exp = TBL_LOAD_RELAXED(&e->expire);
-		int lru = t->hdr->policy == TBL_POLICY_LRU;
+		uint32_t policy = t->hdr->policy;
+		int lru = policy == TBL_POLICY_LRU;
 
+		if (policy == TBL_POLICY_GDSF) {
+			tbl_gdsf_note_read(e);
+		}
 		if (exp || lru) {
 			tbl_now_t now = exp ? tbl_clock_now() : tbl_clock_now_coarse();
 			if (exp && exp < now.sec) {   /* as tbl_entry_expired() */
 				goto miss;
 			}
 			/* At most one store per entry per 100 ms tick: reads stay off shared lines. */
-			if (lru && TBL_LOAD_RELAXED(&e->atime) != now.tick) {
-				TBL_STORE_RELAXED(&e->atime, now.tick);
+			if (lru && TBL_LOAD_RELAXED(&e->usage) != now.tick) {
+				TBL_STORE_RELAXED(&e->usage, now.tick);
 			}
 		}
 		fill_view(t, e, out);
@@ -465,9 +469,12 @@ tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen
 		if (exp && exp < now.sec) {
 			return TBL_ENOTFOUND;   /* the slow path counts the miss */
 		}
-		if (t->hdr->policy == TBL_POLICY_LRU && TBL_LOAD_RELAXED(&e->atime) != now.tick) {
-			TBL_STORE_RELAXED(&e->atime, now.tick);
+		if (t->hdr->policy == TBL_POLICY_LRU && TBL_LOAD_RELAXED(&e->usage) != now.tick) {
+			TBL_STORE_RELAXED(&e->usage, now.tick);
 		}
+	}
+	if (t->hdr->policy == TBL_POLICY_GDSF) {
+		tbl_gdsf_note_read(e);
 	}
 	fill_view(t, e, out);
 	if (count) {
@@ -624,6 +631,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 		out->retired_bytes = h->retired_bytes;
 		out->evicted_bytes = h->evicted_bytes;
 		out->evict_runs = h->evict_runs;
+		out->evict_moves = h->evict_moves;
 		out->held_retired_bytes = tbl_held_retired_bytes_locked(t);
 		tbl_alloc_unlock(t);
 	}

@@ -47,7 +47,12 @@ enum {
  * ops is never split (TBL_ENOCONTIG), and a split entry is never held. */
 #define TBL_T_SPLIT 0x80u
 
-typedef enum tbl_policy { TBL_POLICY_NOEVICTION = 0, TBL_POLICY_LRU = 1, TBL_POLICY_RANDOM = 2 } tbl_policy_t;
+typedef enum tbl_policy {
+	TBL_POLICY_NOEVICTION = 0,
+	TBL_POLICY_LRU = 1,
+	TBL_POLICY_RANDOM = 2,
+	TBL_POLICY_GDSF = 3      /* size-aware frequency with an inflation clock (evict.c) */
+} tbl_policy_t;
 
 typedef enum tbl_store_mode {
 	TBL_STORE_SET = 0,   /* insert or replace */
@@ -291,6 +296,7 @@ typedef struct tbl_stats {
 	uint64_t retired_blocks, retired_bytes;
 	uint64_t evicted_bytes;             /* block bytes of the live entries evicted to make room, in all */
 	uint64_t evict_runs;                /* evictions of a run of neighbouring blocks (one per write that evicted) */
+	uint64_t evict_moves;               /* entries moved out of such a run rather than evicted (gdsf) */
 	uint64_t slots_total, slots_used;
 	uint64_t processes;                 /* live processes attached (slots in use, fork handovers aside) */
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
@@ -330,6 +336,6 @@ int tbl_debug_protect(tbl_t *t, int readonly);
 const char *tbl_errstr(tbl_t *t);
 /* Version of the segment layout and of what its contents mean (2: the key hash of hash.h, multilinear
  * with SipHash-1-3 for long keys). */
-#define TBL_LAYOUT_VERSION 3
+#define TBL_LAYOUT_VERSION 4
 
 #endif

@@ -108,7 +108,7 @@ TBL_INLINE tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, cons
 	e->flags = 0;
 	atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
 	e->val_len = v->len;
-	atomic_store_explicit(&e->atime, tbl_lru_insert_tick(t, w->now), memory_order_relaxed);
+	atomic_store_explicit(&e->usage, tbl_usage_new(t, w->now), memory_order_relaxed);
 	e->created = created;
 	e->updated = w->now.sec;
 	atomic_store_explicit(&e->expire, expire, memory_order_relaxed);

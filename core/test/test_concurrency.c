@@ -86,6 +86,8 @@ static int verify(const char *data, size_t len)
 	return make_value(expect, seed) == len && memcmp(expect, data, len) == 0;
 }
 
+static uint32_t churn_keys = 1000;   /* keys churn_and_verify draws from */
+
 static int churn_and_verify(tbl_t *t, int id)
 {
 	char key[32], val[512];
@@ -95,7 +97,7 @@ static int churn_and_verify(tbl_t *t, int id)
 	for (i = 0; i < 40000; i++) {
 		uint32_t k;
 		x = x * 1664525u + 1013904223u;
-		k = (x >> 8) % 1000;
+		k = (x >> 8) % churn_keys;
 		snprintf(key, sizeof(key), "k%u", k);
 		if (x % 4 == 0) {
 			tbl_value_t v = { TBL_T_STRING, val, 0, NULL };
@@ -134,6 +136,26 @@ TBL_TEST(test_readers_never_see_torn_values)
 	tbl_alloc_unlock(t);
 	tbl_get_stats(t, &st);
 	CHECK_EQ_U64(st.retired_blocks, 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+/* The same under gdsf in a table too small for the keys: writers evict, and move the entries readers
+ * have read out of the runs they evict, while readers read them. No value is ever torn, and the table
+ * is consistent after. */
+TBL_TEST(test_readers_never_see_torn_values_while_entries_move)
+{
+	tbl_t *t = fixture_open(2 * MB, TBL_POLICY_GDSF);
+	tbl_stats_t st;
+
+	REQUIRE(t != NULL);
+	churn_keys = 12000;   /* about 3.5 MB of entries for 2 MB */
+	CHECK(run_children(t, 4, churn_and_verify) == 4);
+	churn_keys = 1000;
+	tbl_get_stats(t, &st);
+	fprintf(stderr, "  (gdsf under 4 processes: %llu evictions, %llu entries moved)\n",
+	        (unsigned long long)st.evictions, (unsigned long long)st.evict_moves);
+	CHECK(st.evictions > 0);
 	CHECK_CONSISTENT(t);
 	tbl_destroy(t);
 }
@@ -256,6 +278,7 @@ TBL_TEST(test_sigkilled_writers_never_wedge_or_corrupt)
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_parallel_increments_are_exact),
 	TBL_TEST_ENTRY(test_readers_never_see_torn_values),
+	TBL_TEST_ENTRY(test_readers_never_see_torn_values_while_entries_move),
 	TBL_TEST_ENTRY(test_retired_entry_survives_while_a_reader_is_inside),
 	TBL_TEST_ENTRY(test_dead_reader_does_not_pin_forever),
 	TBL_TEST_ENTRY(test_sigkilled_writers_never_wedge_or_corrupt),

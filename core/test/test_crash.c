@@ -10,9 +10,10 @@
  * TBL_CRASH_PASSES and a late pass. A point added to any core file is therefore tested as soon as the
  * workload passes it. This file is the workload, its model and the checks after a kill.
  *
- * Everything runs twice: under noeviction (no entry may disappear except by the workload; a full table
- * fails writes) and under lru (the fill evicts, so eviction's points are passed too; any entry may then
- * be missing, but none may hold a value it never had).
+ * Everything runs three times: under noeviction (no entry may disappear except by the workload; a full
+ * table fails writes), under lru (the fill evicts, so eviction's points are passed too; any entry may
+ * then be missing, but none may hold a value it never had) and under gdsf (which also moves entries out
+ * of the runs it evicts: its points are passed there).
  *
  * One scenario, in a process of its own (so a hang or a crash fails that scenario, not the run):
  *   1. a fresh table, a base set of keys in the default namespace and in namespaces that fill the
@@ -1053,19 +1054,23 @@ TBL_TEST(test_workload_passes_without_a_crash)
 	CHECK(run_scenario(NULL, 0, 0) == SC_OK);
 	policy = TBL_POLICY_LRU;
 	CHECK(run_scenario(NULL, 0, 0) == SC_OK);
+	policy = TBL_POLICY_GDSF;
+	CHECK(run_scenario(NULL, 0, 0) == SC_OK);
 }
 
 TBL_TEST(test_killed_at_every_crash_point)
 {
 	static crash_tally_t sum;
-	int noevict, lru, named;
+	int noevict, lru, gdsf, named;
 
 	memset(&sum, 0, sizeof(sum));
 	policy = TBL_POLICY_NOEVICTION;
 	noevict = crash_kill_everywhere("noeviction", run_scenario, &sum);
 	policy = TBL_POLICY_LRU;
 	lru = crash_kill_everywhere("lru", run_scenario, &sum);
-	REQUIRE(noevict > 0 && lru > 0);
+	policy = TBL_POLICY_GDSF;
+	gdsf = crash_kill_everywhere("gdsf", run_scenario, &sum);
+	REQUIRE(noevict > 0 && lru > 0 && gdsf > 0);
 	/* Named segments: their creation and replacement steps (and the slot and write steps they pass). */
 	snprintf(named_dir, sizeof(named_dir), "/dev/shm/tbl-crash-XXXXXX");
 	if (!mkdtemp(named_dir)) {
@@ -1078,8 +1083,8 @@ TBL_TEST(test_killed_at_every_crash_point)
 	rmdir(named_dir);
 	REQUIRE(named > 0);
 	printf("crash points passed by the named-segment workload: %d\n", named);
-	printf("crash points: %u distinct (%d passed by the noeviction workload, %d by the lru one), "
-	       "%u kills, %u survived, %u not reached, %u failed\n", sum.nnames, noevict, lru, sum.kills,
+	printf("crash points: %u distinct (%d passed by the noeviction workload, %d by the lru one, %d by the "
+	       "gdsf one), %u kills, %u survived, %u not reached, %u failed\n", sum.nnames, noevict, lru, gdsf, sum.kills,
 	       sum.kills - sum.not_reached - sum.failed, sum.not_reached, sum.failed);
 	/* Every point in the sources is reached: a point the workload never passes is a step never tested. */
 	CHECK(crash_report(&sum) == 0);

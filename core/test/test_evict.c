@@ -251,7 +251,8 @@ static uint32_t sz_bimodal(unsigned i) { return (rng() & 3) ? 200 + (i & 63) : 4
 
 #define SCENARIO(id, desc, mem, fill, post, every, turnover) \
 	TBL_TEST(id##_lru) { scenario(desc " (lru)", TBL_POLICY_LRU, mem, fill, post, every, turnover); } \
-	TBL_TEST(id##_random) { scenario(desc " (random)", TBL_POLICY_RANDOM, mem, fill, post, every, turnover); }
+	TBL_TEST(id##_random) { scenario(desc " (random)", TBL_POLICY_RANDOM, mem, fill, post, every, turnover); } \
+	TBL_TEST(id##_gdsf) { scenario(desc " (gdsf)", TBL_POLICY_GDSF, mem, fill, post, every, turnover); }
 
 SCENARIO(test_uniform_1k, "uniform 1000 B", 16 * MiB, sz_1k, NULL, 0, 1.0)
 SCENARIO(test_1k_then_20k, "1000 B, one 20 KiB write in 200", 16 * MiB, sz_1k, sz_20k, 200, 1.0)
@@ -298,6 +299,8 @@ TBL_TEST(test_one_20k_among_1k_lru) { one_big_write(TBL_POLICY_LRU, 1000, 20 * K
 TBL_TEST(test_one_20k_among_1k_random) { one_big_write(TBL_POLICY_RANDOM, 1000, 20 * KiB); }
 TBL_TEST(test_one_100k_among_100_lru) { one_big_write(TBL_POLICY_LRU, 100, VMAX); }
 TBL_TEST(test_one_100k_among_100_random) { one_big_write(TBL_POLICY_RANDOM, 100, VMAX); }
+TBL_TEST(test_one_20k_among_1k_gdsf) { one_big_write(TBL_POLICY_GDSF, 1000, 20 * KiB); }
+TBL_TEST(test_one_100k_among_100_gdsf) { one_big_write(TBL_POLICY_GDSF, 100, VMAX); }
 
 /* Read hot0 .. hot<n-1> when the LRU clock has moved on since *last (a 100 ms wall-clock tick); returns
  * how many were missing. Called before every write, it keeps the hot keys read in the current tick
@@ -493,6 +496,7 @@ static void newest_survive(tbl_policy_t policy)
 
 TBL_TEST(test_newest_writes_survive_lru) { newest_survive(TBL_POLICY_LRU); }
 TBL_TEST(test_newest_writes_survive_random) { newest_survive(TBL_POLICY_RANDOM); }
+TBL_TEST(test_newest_writes_survive_gdsf) { newest_survive(TBL_POLICY_GDSF); }
 
 /* Writers SIGKILLed at random moments while every write evicts a window (a full 2 MiB table, sizes up
  * to 100 KiB): nothing wedges, the next writer repairs what a kill left (stripe recount, allocator
@@ -543,30 +547,164 @@ static void killed_evictors(tbl_policy_t policy)
 
 TBL_TEST(test_killed_evictors_lru) { killed_evictors(TBL_POLICY_LRU); }
 TBL_TEST(test_killed_evictors_random) { killed_evictors(TBL_POLICY_RANDOM); }
+TBL_TEST(test_killed_evictors_gdsf) { killed_evictors(TBL_POLICY_GDSF); }
+
+/* ---- gdsf ---------------------------------------------------------------------------------------- */
+
+/* A get-or-set replay of a skewed trace (keys drawn with a squared uniform, so low ids are hot; value
+ * sizes log-normal per key) into a 4 MiB table whose hash key is `k0`. Every value holds its key id,
+ * checked on every hit. Returns the hits; *moves and *evictions get the table's counters. */
+static uint64_t gdsf_replay(uint64_t k0, uint64_t *moves, uint64_t *evictions)
+{
+	enum { KEYS = 40000, OPS = 120000 };
+	static uint32_t sizes[KEYS];
+	tbl_config_t cfg;
+	tbl_stats_t s;
+	char err[256], key[32];
+	uint64_t hits = 0, bad = 0;
+	tbl_t *t = NULL;
+	unsigned i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = 4 * MiB;
+	cfg.policy = TBL_POLICY_GDSF;
+	cfg.namespaces = FIXTURE_NAMESPACES;
+	cfg.fixed_hash_key = 1;
+	cfg.hash_key[0] = k0;
+	cfg.hash_key[1] = ~k0;
+	if (tbl_create(&t, &cfg, err, sizeof(err)) != TBL_OK) {
+		fprintf(stderr, "tbl_create: %s\n", err);
+		CHECK(0);
+		return 0;
+	}
+	rng_state = 0x7EACE;
+	for (i = 0; i < KEYS; i++) {
+		sizes[i] = size_lognormal() / 8 + 16;
+	}
+	for (i = 0; i < OPS; i++) {
+		double u = rng_unit();
+		uint32_t id = (uint32_t)(u * u * KEYS), got = 0;
+		tbl_view_t v;
+
+		snprintf(key, sizeof(key), "g%u", id);
+		if (tbl_read_begin(t) != TBL_OK) {
+			CHECK(0);
+			break;
+		}
+		if (tbl_lookup(t, TBL_NS_DEFAULT, key, strlen(key), &v, 1) == TBL_OK) {
+			memcpy(&got, v.data, sizeof(got));
+			bad += v.len != sizes[id] || got != id;
+			hits++;
+			tbl_read_end(t);
+		} else {
+			tbl_value_t val = { TBL_T_STRING, value_buf, sizes[id], NULL };
+
+			tbl_read_end(t);
+			memcpy(value_buf, &id, sizeof(id));
+			CHECK(tbl_store(t, TBL_NS_DEFAULT, key, strlen(key), &val, 0, TBL_STORE_SET) == TBL_OK);
+		}
+	}
+	CHECK_EQ_U64(bad, 0);
+	tbl_get_stats(t, &s);
+	*moves = s.evict_moves;
+	*evictions = s.evictions;
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+	return hits;
+}
+
+/* gdsf ranks by frequency, size and a clock that only evictions move: the same trace evicts the same
+ * entries on every run, whatever the segment's hash key (which decides which bucket, and stripe, a key
+ * lands in) and however fast it runs. It also moves entries out of the runs it frees, and a moved
+ * entry keeps its value (checked on every hit above). */
+TBL_TEST(test_gdsf_same_on_every_run)
+{
+	uint64_t m1, m2, e1, e2, h1 = gdsf_replay(0x1234, &m1, &e1), h2;
+
+	usleep(250000);   /* a different wall-clock tick: none is read */
+	h2 = gdsf_replay(0xFEDCBA987654321ull, &m2, &e2);
+	if (getenv("TBL_EVICT_VERBOSE")) {
+		printf("  gdsf replay: %llu hits, %llu evictions, %llu moves\n", (unsigned long long)h1,
+		       (unsigned long long)e1, (unsigned long long)m1);
+	}
+	CHECK_EQ_U64(h1, h2);
+	CHECK_EQ_U64(e1, e2);
+	CHECK_EQ_U64(m1, m2);
+	CHECK(e1 > 10000);   /* it did evict, a lot */
+	CHECK(m1 > 0);       /* and moved entries */
+}
+
+/* gdsf keeps what is small and read often over what is large and never read: a table holds 200 small
+ * keys read after every write and large keys written once; after the large ones have turned the table
+ * over four times, every small key is still there. */
+TBL_TEST(test_gdsf_keeps_small_read_often)
+{
+	enum { HOT = 200 };
+	tbl_t *t = fixture_open(4 * MiB, TBL_POLICY_GDSF);
+	char key[32], buf[16];
+	uint64_t written = 0;
+	unsigned i, n, lost = 0;
+	tbl_stats_t s;
+
+	REQUIRE(t != NULL);
+	tbl_get_stats(t, &s);
+	for (i = 0; i < HOT; i++) {
+		snprintf(key, sizeof(key), "hot%u", i);
+		CHECK(fixture_set(t, TBL_NS_DEFAULT, key, "a small value", 0) == TBL_OK);
+	}
+	for (n = 0; written < 4 * s.heap_size; n++) {
+		tbl_value_t v = { TBL_T_STRING, value_buf, 6000 + (n % 7) * 1000, NULL };
+
+		snprintf(key, sizeof(key), "cold%u", n);
+		CHECK(tbl_store(t, TBL_NS_DEFAULT, key, strlen(key), &v, 0, TBL_STORE_SET) == TBL_OK);
+		written += v.len;
+		for (i = n % 10; i < HOT; i += 10) {   /* each hot key read once every ten writes */
+			snprintf(key, sizeof(key), "hot%u", i);
+			lost += fixture_get(t, TBL_NS_DEFAULT, key, buf, sizeof(buf)) != TBL_OK;
+		}
+	}
+	CHECK_EQ_U64(lost, 0);
+	tbl_get_stats(t, &s);
+	CHECK(s.evictions > 1000);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
 
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_one_20k_among_1k_lru),
 	TBL_TEST_ENTRY(test_one_20k_among_1k_random),
+	TBL_TEST_ENTRY(test_one_20k_among_1k_gdsf),
 	TBL_TEST_ENTRY(test_one_100k_among_100_lru),
 	TBL_TEST_ENTRY(test_one_100k_among_100_random),
+	TBL_TEST_ENTRY(test_one_100k_among_100_gdsf),
 	TBL_TEST_ENTRY(test_uniform_1k_lru),
 	TBL_TEST_ENTRY(test_uniform_1k_random),
+	TBL_TEST_ENTRY(test_uniform_1k_gdsf),
 	TBL_TEST_ENTRY(test_1k_then_20k_lru),
 	TBL_TEST_ENTRY(test_1k_then_20k_random),
+	TBL_TEST_ENTRY(test_1k_then_20k_gdsf),
 	TBL_TEST_ENTRY(test_100_then_100k_lru),
 	TBL_TEST_ENTRY(test_100_then_100k_random),
+	TBL_TEST_ENTRY(test_100_then_100k_gdsf),
 	TBL_TEST_ENTRY(test_20_bytes_larger_lru),
 	TBL_TEST_ENTRY(test_20_bytes_larger_random),
+	TBL_TEST_ENTRY(test_20_bytes_larger_gdsf),
 	TBL_TEST_ENTRY(test_lognormal_lru),
 	TBL_TEST_ENTRY(test_lognormal_random),
+	TBL_TEST_ENTRY(test_lognormal_gdsf),
 	TBL_TEST_ENTRY(test_bimodal_lru),
 	TBL_TEST_ENTRY(test_bimodal_random),
+	TBL_TEST_ENTRY(test_bimodal_gdsf),
 	TBL_TEST_ENTRY(test_lru_recently_read_survive),
 	TBL_TEST_ENTRY(test_lru_read_once_outlives_never_read),
 	TBL_TEST_ENTRY(test_newest_writes_survive_lru),
 	TBL_TEST_ENTRY(test_newest_writes_survive_random),
+	TBL_TEST_ENTRY(test_newest_writes_survive_gdsf),
 	TBL_TEST_ENTRY(test_killed_evictors_lru),
 	TBL_TEST_ENTRY(test_killed_evictors_random),
+	TBL_TEST_ENTRY(test_killed_evictors_gdsf),
+	TBL_TEST_ENTRY(test_gdsf_same_on_every_run),
+	TBL_TEST_ENTRY(test_gdsf_keeps_small_read_often),
 };
 
 int main(int argc, char **argv)

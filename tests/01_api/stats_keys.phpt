@@ -16,7 +16,8 @@ $types = [
     'expirations' => 'int', 'oom' => 'int', 'entries' => 'int', 'memory_used' => 'int', 'memory_free' => 'int',
     'memory_size' => 'int', 'eviction_policy' => 'string', 'serializer' => 'string', 'slots_used' => 'int',
     'slots_total' => 'int', 'retired_bytes' => 'int', 'lock_repairs' => 'int', 'namespaces' => 'array',
-    'buckets' => 'int', 'max_chain' => 'int', 'start_time' => 'int',
+    'buckets' => 'int', 'max_chain' => 'int', 'start_time' => 'int', 'evicted_bytes' => 'int',
+    'eviction_runs' => 'int', 'eviction_moves' => 'int',
 ];
 foreach ($types as $k => $t) {
     if (!array_key_exists($k, $s)) {
@@ -46,7 +47,7 @@ var_dump($s['namespaces']['']['memory'] === Table::memory(), $s['namespaces']['n
 ?>
 --EXPECT--
 int(16777216)
-string(3) "lru"
+string(4) "gdsf"
 string(3) "php"
 int(2)
 bool(true)

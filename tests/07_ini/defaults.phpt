@@ -24,7 +24,7 @@ foreach ($e as $name => $info) {
 --EXPECT--
 table.enabled = '1'
 table.memory = '64M'
-table.eviction_policy = 'lru'
+table.eviction_policy = 'gdsf'
 table.serializer = 'php'
 table.relay_alias = '0'
 table.zero_copy = 'auto'
@@ -36,11 +36,11 @@ table.segment_recreate = '0'
 bool(false)
 string(3) "64M"
 bool(false)
-string(3) "lru"
+string(4) "gdsf"
 bool(false)
 string(1) "1"
 int(67108864)
-string(3) "lru"
+string(4) "gdsf"
 string(3) "php"
 table.enabled: access system
 table.eviction_policy: access system

@@ -30,7 +30,7 @@ foreach ($listed as $name => $value) {
 missing from table.ini: none
 not settings of the extension: none
 table.enabled = '1'
-table.eviction_policy = 'lru'
+table.eviction_policy = 'gdsf'
 table.memory = '64M'
 table.relay_alias = '0'
 table.segment = ''

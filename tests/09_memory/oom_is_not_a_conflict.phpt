@@ -53,11 +53,11 @@ var_dump(Table::stats()['oom'] - $oom);
 var_dump(Table::cas('c', 'other', 'x'));
 ?>
 --EXPECT--
-Shm\Table::cas(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=lru)
+Shm\Table::cas(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=gdsf)
 string(5) "small"
-Shm\Table::increment(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=lru)
-Shm\Table::decrement(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=lru)
-Shm\Table::add(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=lru)
+Shm\Table::increment(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=gdsf)
+Shm\Table::decrement(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=gdsf)
+Shm\Table::add(): out of memory: the table has no room for this value (raise table.memory, or set table.eviction_policy=gdsf)
 bool(false)
 bool(false)
 bool(false)

@@ -51,7 +51,7 @@ foreach ($names as $ns) {
     if (($byNs[$ns] ?? 0) !== 1) echo 'namespace ', bin2hex($ns), " not counted once\n";
 }
 echo preg_match('/^table_namespace_entries\{namespace="quote\\\\"back\\\\\\\\slash"\} 1$/m', $text), "\n";
-echo preg_match('/^table_info\{version="[0-9.]+[^"]*",eviction_policy="lru",serializer="php",segment="",segment_path=""\} 1$/m', $text), "\n";
+echo preg_match('/^table_info\{version="[0-9.]+[^"]*",eviction_policy="gdsf",serializer="php",segment="",segment_path=""\} 1$/m', $text), "\n";
 
 // an emptied namespace disappears, as from stats()['namespaces']
 Table::clear('plain');

@@ -20,20 +20,23 @@ use Throwable;
 /**
  * benchmarks/eviction: hit ratio under memory pressure. One fixed-seed trace (Zipf over many keys,
  * log-normal value sizes) is replayed against every cache, each given the same memory budget: get each
- * key, set it on a miss. Each cache runs in a PHP of its own (its budget and policy are INI_SYSTEM
+ * key, set it on a miss; hits are counted over the last two thirds, once every cache is full. Each cache runs in a PHP of its own (its budget and policy are INI_SYSTEM
  * settings, or a server started for it), which prints one JSON line that this process collects.
  */
 final class EvictionCommand
 {
-    private const SUBJECTS = ['table-lru', 'table-random', 'apcu', 'redis', 'memcached'];
+    private const SUBJECTS = ['table-gdsf', 'table-lru', 'table-random', 'apcu', 'redis', 'memcached',
+                              'memcached-compressed'];
     private const USAGE = <<<'TXT'
         usage: php [PHP options] benchmarks/eviction [options]
-          --ops N          operations in the trace (default 1000000)
-          --keys N         distinct keys the Zipf distribution draws from (default 1000000)
+          --ops N          operations in the trace (default 600000; the first third is not counted)
+          --keys N         distinct keys the Zipf distribution draws from (default 200000)
           --exponent X     Zipf exponent (default 0.99)
-          --memory SIZE    the budget of every cache, e.g. 64M (default 64M)
+          --memory SIZE    the budget of every cache, e.g. 64M (default 32M)
           --seed N         the trace's seed (default 1)
-          --filter LIST    subjects, from table-lru,table-random,apcu,redis,memcached (default all)
+          --compressible   JSON-like values that compress 3-5x (default: incompressible bytes)
+          --filter LIST    subjects, from table-gdsf,table-lru,table-random,apcu,redis,memcached,
+                           memcached-compressed (default all)
           --json           print the JSON results instead of the table
           --out FILE       also write the JSON results to FILE
           -h, --help       this text
@@ -69,12 +72,12 @@ final class EvictionCommand
     private static function parse(array $arguments): array
     {
         $valued = ['ops', 'keys', 'exponent', 'memory', 'seed', 'filter', 'out', 'subject', 'port'];
-        $o = ['ops' => '1000000', 'keys' => '1000000', 'exponent' => '0.99', 'memory' => '64M', 'seed' => '1'];
+        $o = ['ops' => '600000', 'keys' => '200000', 'exponent' => '0.99', 'memory' => '32M', 'seed' => '1'];
         while ($arguments !== []) {
             $argument = array_shift($arguments);
             [$name, $value] = str_contains($argument, '=') ? explode('=', $argument, 2) : [$argument, null];
             $name = match ($name) { '-h' => 'help', default => ltrim($name, '-') };
-            if ($name === 'help' || $name === 'json') {
+            if ($name === 'help' || $name === 'json' || $name === 'compressible') {
                 $o[$name] = '1';
             } elseif (in_array($name, $valued, true)) {
                 $o[$name] = $value ?? array_shift($arguments) ?? throw new UsageError("--$name needs a value");
@@ -109,10 +112,11 @@ final class EvictionCommand
     {
         $port = (int) ($o['port'] ?? 0);
         $cache = match ($o['subject']) {
-            'table-lru', 'table-random' => new TableCache(),
+            'table-lru', 'table-random', 'table-gdsf' => new TableCache(),
             'apcu' => new ApcuCache(),
             'redis' => new RedisCache($port),
             'memcached' => new MemcachedCache($port),
+            'memcached-compressed' => new MemcachedCache($port, true),
             default => throw new UsageError("unknown subject {$o['subject']}"),
         };
         $reason = $cache->unavailableReason();
@@ -121,7 +125,8 @@ final class EvictionCommand
 
             return 0;
         }
-        $trace = new Trace((int) $o['ops'], (int) $o['keys'], (int) $o['seed'], (float) $o['exponent']);
+        $trace = new Trace((int) $o['ops'], (int) $o['keys'], (int) $o['seed'], (float) $o['exponent'],
+            isset($o['compressible']));
         $result = ['subject' => $o['subject'], 'memory' => $o['memory']] + Replay::run($cache, $trace);
         echo json_encode($result), "\n";
 
@@ -140,7 +145,8 @@ final class EvictionCommand
         $budget = self::bytes($o['memory']);
         $logDir = sys_get_temp_dir();
         $passOn = ['--ops=' . $o['ops'], '--keys=' . $o['keys'], '--exponent=' . $o['exponent'],
-                   '--memory=' . $o['memory'], '--seed=' . $o['seed']];
+                   '--memory=' . $o['memory'], '--seed=' . $o['seed'],
+                   ...(isset($o['compressible']) ? ['--compressible'] : [])];
         $results = [];
         foreach ($subjects as $subject) {
             $server = null;
@@ -149,6 +155,7 @@ final class EvictionCommand
                 switch ($subject) {
                     case 'table-lru':
                     case 'table-random':
+                    case 'table-gdsf':
                         $line = $php->withIni('table.enabled', '1')->withIni('table.memory', $o['memory'])
                             ->withIni('table.eviction_policy', substr($subject, 6))->withIni('table.zero_copy', '0');
                         break;
@@ -156,7 +163,7 @@ final class EvictionCommand
                         $line = $php->withIni('apc.enable_cli', '1')->withIni('apc.shm_size', $o['memory']);
                         break;
                     default:
-                        $server = Server::start($subject, $budget, $logDir);
+                        $server = Server::start($subject === 'memcached-compressed' ? 'memcached' : $subject, $budget, $logDir);
                 }
                 $arguments = [...$passOn, "--subject=$subject", '--port=' . ($server?->port ?? 0)];
                 $output = self::runChild($line->command($script, $arguments));
@@ -177,7 +184,9 @@ final class EvictionCommand
         $document = [
             'benchmark' => 'eviction',
             'trace' => ['ops' => (int) $o['ops'], 'keys' => (int) $o['keys'], 'zipf' => (float) $o['exponent'],
-                        'seed' => (int) $o['seed'], 'sizes' => 'log-normal, median 1 KiB, sigma 1.2, 100 B..100 KiB'],
+                        'seed' => (int) $o['seed'], 'sizes' => 'log-normal, median 1 KiB, sigma 1.2, 100 B..100 KiB',
+                        'values' => isset($o['compressible']) ? 'compressible (JSON rows)' : 'incompressible',
+                        'counted' => 'the last 2/3'],
             'memory' => $o['memory'],
             'php' => PHP_VERSION,
             'cpu' => self::cpu(),
@@ -213,8 +222,9 @@ final class EvictionCommand
     private static function table(array $d): string
     {
         $t = $d['trace'];
-        $head = sprintf("Eviction: %s ops, Zipf %.2f over %s keys, %s; every cache given %s\nPHP %s, %s\n",
-            number_format($t['ops']), $t['zipf'], number_format($t['keys']), $t['sizes'], $d['memory'], $d['php'], $d['cpu']);
+        $head = sprintf("Eviction: %s ops (hits counted over %s), Zipf %.2f over %s keys, %s, %s values; every cache given %s\nPHP %s, %s\n",
+            number_format($t['ops']), $t['counted'], $t['zipf'], number_format($t['keys']), $t['sizes'], $t['values'],
+            $d['memory'], $d['php'], $d['cpu']);
         $rows = [];
         foreach ($d['results'] as $r) {
             if (isset($r['skipped'])) {

@@ -6,18 +6,21 @@ namespace Shm\Bench\Eviction;
 
 use Memcached;
 
-/** A memcached of the benchmark's own (-m budget), through php-memcached, without compression. */
+/**
+ * A memcached of the benchmark's own (-m budget), through php-memcached: without compression, or with
+ * php-memcached's default compression (values of 2,000 bytes and more, when they shrink enough).
+ */
 final class MemcachedCache implements Cache
 {
     private ?Memcached $memcached = null;
 
-    public function __construct(private readonly int $port)
+    public function __construct(private readonly int $port, private readonly bool $compressed = false)
     {
     }
 
     public function name(): string
     {
-        return 'memcached';
+        return $this->compressed ? 'memcached(compressed)' : 'memcached';
     }
 
     public function unavailableReason(): ?string
@@ -91,7 +94,7 @@ final class MemcachedCache implements Cache
     {
         if ($this->memcached === null) {
             $m = new Memcached();
-            $m->setOption(Memcached::OPT_COMPRESSION, false);
+            $m->setOption(Memcached::OPT_COMPRESSION, $this->compressed);
             $m->addServer('127.0.0.1', $this->port);
             $this->memcached = $m;
         }

@@ -6,6 +6,7 @@ namespace Shm\Bench\Eviction;
 
 /**
  * Replays a trace against one cache: get each key, and set it (to a value of the key's size) on a miss.
+ * The hit ratio counts the operations after the first $trace->warmup, by when every cache is full.
  * Every $sampleEvery operations it reads the cache's entry count; a count that falls to less than half
  * of the previous sample is a wipe (APCu expunges everything when it is full). At the end it checks
  * which of the keys written are still held, so that the bytes evicted are measured the same way for
@@ -17,7 +18,6 @@ final class Replay
     /** @return array<string, int|float|string|null> */
     public static function run(Cache $cache, Trace $trace, int $sampleEvery = 1000): array
     {
-        $buffer = str_repeat('v', Trace::MAX_SIZE);
         $sizes = [];
         $hits = $sets = $failed = $written = $wipes = $previous = $peak = 0;
         $evictionsBefore = $cache->evictions();
@@ -25,11 +25,11 @@ final class Replay
         foreach ($trace->ops as $i => $id) {
             $key = Trace::key($id);
             if ($cache->get($key)) {
-                $hits++;
+                $hits += $i >= $trace->warmup;
             } else {
                 $size = $sizes[$id] ??= $trace->size($id);
                 $sets++;
-                if ($cache->set($key, substr($buffer, 0, $size))) {
+                if ($cache->set($key, $trace->value($id, $size))) {
                     $written += $size;
                 } else {
                     $failed++;
@@ -57,13 +57,15 @@ final class Replay
         }
         $evictions = $cache->evictions();
         $ops = count($trace->ops);
+        $counted = $ops - $trace->warmup;
 
         return [
             'cache' => $cache->name(),
             'version' => $cache->version(),
             'ops' => $ops,
             'hits' => $hits,
-            'hit_ratio' => $ops ? $hits / $ops : 0.0,
+            'counted' => $counted,
+            'hit_ratio' => $counted > 0 ? $hits / $counted : 0.0,
             'sets' => $sets,
             'failed_sets' => $failed,
             'bytes_written' => $written,

@@ -60,6 +60,7 @@ final class TableCache implements Cache
     {
         $s = Table::stats();
 
-        return ['evicted_bytes' => $s['evicted_bytes'], 'eviction_runs' => $s['eviction_runs'], 'oom' => $s['oom']];
+        return ['evicted_bytes' => $s['evicted_bytes'], 'eviction_runs' => $s['eviction_runs'],
+                'eviction_moves' => $s['eviction_moves'] ?? 0, 'oom' => $s['oom']];
     }
 }
