@@ -568,7 +568,7 @@ static void window_evict(tbl_t *t, uint32_t held, const window_t *w, uint32_t no
 }
 
 /* Keep the moving average of the age at which entries are evicted (allocator lock held), which places
- * new entries 3/4 of that age down the LRU order (tbl_lru_insert_tick): memcached's segmented LRU and the
+ * new entries 3/4 of that age down the LRU order (tbl_usage_new): memcached's segmented LRU and the
  * midpoint insertion of database buffer pools do the same, so that keys written once and never read
  * again (most of a Zipf tail) leave before keys that are read. */
 static void lru_note_age(tbl_header_t *h, uint32_t now_tick, uint32_t newest)

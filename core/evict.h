@@ -16,8 +16,9 @@ uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now);
  * room: 0 when no free block has `min`. For the pieces of a split value (split.c). */
 uint64_t tbl_alloc_entry_from_free(tbl_t *t, uint64_t min, uint64_t max);
 
-/* gdsf's usage word: the inflation clock when the entry was stored or last ranked (its high 30 bits) and
- * how many reads it has had since, saturating at 3 (its low 2 bits). */
+/* gdsf's usage word: a stamp of the inflation clock (its high 29 bits), taken when the entry is stored
+ * and when the eviction sweep passes it after a read; whether it has been read since the sweep last
+ * passed (TBL_GDSF_SEEN); and how many reads it has had, saturating at 3 (TBL_GDSF_READS). */
 #define TBL_GDSF_READS 3u
 #define TBL_GDSF_SEEN  4u
 #define TBL_GDSF_LOW   7u
@@ -35,7 +36,8 @@ static inline uint32_t tbl_usage_new(const tbl_t *t, tbl_now_t now)
 	return now.tick - (uint32_t)(((uint64_t)TBL_LOAD_RELAXED(&((tbl_header_t *)h)->evict_age) * 3u) >> 10);
 }
 
-/* A read under gdsf: count it, with at most one store, none once the count is saturated. No clock. */
+/* A read under gdsf: mark it read and count it, with at most one store, none once both are done (a hot
+ * entry's reads then write nothing until the sweep passes it again). No clock, nothing shared. */
 static inline void tbl_gdsf_note_read(tbl_entry_t *e)
 {
 	uint32_t u = TBL_LOAD_RELAXED(&e->usage);

@@ -29,7 +29,7 @@
 
 #define TBL_ALIGN_UP(n, a) (((n) + ((a) - 1)) & ~((uint64_t)(a) - 1))
 
-/* Relaxed loads and stores for counters and advisory fields (atime, stats). */
+/* Relaxed loads and stores for counters and advisory fields (usage, stats). */
 #define TBL_LOAD_RELAXED(p)     atomic_load_explicit((p), memory_order_relaxed)
 #define TBL_STORE_RELAXED(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 

@@ -5,7 +5,8 @@
 #
 # Runs, each under its own time limit (nothing can hang CI):
 #   chaos           stress/chaos.php, 6 s of SIGKILLs against 4 workers on a 64M table      (limit 150 s)
-#   chaos-pressure  the same for 4 s on a 4M table, so eviction runs all the time (limit 150 s). A set()
+#   chaos-pressure  the same for 4 s on a 4M table, so eviction runs all the time (limit 150 s), under the
+#                   default policy (gdsf, which moves entries as it evicts) and then again under lru. A set()
 #                   that returns false is counted, not failed (--allow-oom): with the table full, a reader
 #                   descheduled or being killed inside a read makes a writer that needs the memory it pins
 #                   wait up to 200 ms and then give up, which api.md allows; everything else is checked
@@ -76,7 +77,9 @@ for p in $PARTS; do
 		chaos)
 			part chaos 150 "$PHP" -d "extension=$SO" "$HERE/chaos.php" --seconds "${CHAOS_SECONDS:-6}" ;;
 		chaos-pressure)
-			part chaos-pressure 150 "$PHP" -d "extension=$SO" -d table.memory=4M -d table.eviction_policy=lru \
+			part chaos-pressure 150 "$PHP" -d "extension=$SO" -d table.memory=4M \
+				"$HERE/chaos.php" --seconds 4 --allow-oom
+			part chaos-pressure-lru 150 "$PHP" -d "extension=$SO" -d table.memory=4M -d table.eviction_policy=lru \
 				"$HERE/chaos.php" --seconds 4 --allow-oom ;;
 		chaos-segment)
 			# in /dev/shm (memory, as in production) when there is one
