@@ -309,32 +309,21 @@ uint64_t tbl_alloc(tbl_alloc_t *a, void *base, size_t size)
 	return 0;
 }
 
-uint64_t tbl_alloc_outside(tbl_alloc_t *a, void *base, size_t size, uint64_t lo, uint64_t hi)
+uint64_t tbl_alloc_from(tbl_alloc_t *a, void *base, uint64_t block, size_t size)
 {
-	uint64_t need, map;
-	unsigned i;
+	uint64_t need, h = block - TBL_ALLOC_HDR;
+	const tbl_blk_t *b;
 
-	if (TBL_UNLIKELY((uint64_t)size > tbl_alloc_max_payload(a)))
+	if (TBL_UNLIKELY(block < a->heap_off + TBL_ALLOC_HDR || block >= a->heap_end || (block & BLK_FLAGS)
+	                 || (uint64_t)size > tbl_alloc_max_payload(a)))
 		return 0;
+	b = blk_at_c(base, h);
 	need = TBL_ALIGN_UP((uint64_t)size + TBL_ALLOC_HDR, TBL_ALLOC_ALIGN);
 	if (need < BLK_MIN)
 		need = BLK_MIN;
-	for (map = a->bin_map & (~(uint64_t)0 << bin_of(need)); map; map &= map - 1) {
-		uint64_t h, best = 0, best_size = UINT64_MAX, probes = 0;
-
-		i = bit_ctz(map);
-		for (h = a->bins[i]; h && probes++ < FIT_PROBES; h = blk_at_c(base, h)->next_free) {
-			uint64_t bs = blk_size(blk_at_c(base, h));
-
-			if (bs >= need && bs < best_size && (h + TBL_ALLOC_HDR < lo || h + TBL_ALLOC_HDR > hi)) {
-				best = h;
-				best_size = bs;
-			}
-		}
-		if (best)
-			return blk_take(a, base, best, i, need);
-	}
-	return 0;
+	if (blk_used(b) || blk_size(b) < need)
+		return 0;
+	return blk_take(a, base, h, bin_of(blk_size(b)), need);
 }
 
 void tbl_free(tbl_alloc_t *a, void *base, uint64_t off)

@@ -44,10 +44,10 @@ void tbl_alloc_init(tbl_alloc_t *a, void *base, uint64_t heap_off, uint64_t heap
  * block is marked fresh in its header until the caller calls tbl_alloc_settle (once it has written what
  * a recovery would read), so that a recovery after the caller died never trusts those old bytes. */
 uint64_t tbl_alloc(tbl_alloc_t *a, void *base, size_t size);
-/* tbl_alloc, from a free block whose payload offset lies outside [lo, hi]: the best fit among the blocks
- * the bins list first (as tbl_alloc looks, but never beyond FIT_PROBES blocks a bin). For eviction, which
- * moves entries out of the run of blocks it frees and must not place them inside it. 0 when none fits. */
-uint64_t tbl_alloc_outside(tbl_alloc_t *a, void *base, size_t size, uint64_t lo, uint64_t hi);
+/* tbl_alloc, but from one given free block (its payload offset, from tbl_alloc_free_sample): 0 when that
+ * block is not free or is too small. The rest of the block stays free where it was. For eviction, which
+ * moves entries out of the run of blocks it frees and must not place them inside it. */
+uint64_t tbl_alloc_from(tbl_alloc_t *a, void *base, uint64_t block, size_t size);
 /* Clear the fresh mark of a block from tbl_alloc (one store; allocator lock held). */
 void tbl_alloc_settle(void *base, uint64_t off);
 /* Whether the block at payload offset `off` is used and still fresh: its owner died before settling it. */
