@@ -10,6 +10,16 @@ PHP_ARG_ENABLE([table-igbinary],
   [AS_HELP_STRING([--enable-table-igbinary], [table: build the igbinary serializer (requires ext/igbinary)])],
   [no], [no])
 
+PHP_ARG_WITH([table-lz4],
+  [whether table should compress values with lz4],
+  [AS_HELP_STRING([--with-table-lz4], [table: table.compression=lz4 (requires liblz4, found with pkg-config)])],
+  [no], [no])
+
+PHP_ARG_WITH([table-zstd],
+  [whether table should compress values with zstd],
+  [AS_HELP_STRING([--with-table-zstd], [table: table.compression=zstd (requires libzstd, found with pkg-config)])],
+  [no], [no])
+
 if test "$PHP_TABLE" != "no"; then
   dnl Threads of one thread-safe (ZTS) process would share its one reader slot and its one zero-copy pin,
   dnl so a thread could free what another is still reading. Until the core has a slot per thread, refuse.
@@ -22,7 +32,21 @@ if test "$PHP_TABLE" != "no"; then
   TABLE_CORE_SOURCES="core/status.c core/clock_posix.c core/proc_posix.c core/shm_mmap.c core/shm_file.c core/lock_pthread.c core/alloc.c \
     core/epoch.c core/sync.c core/ns.c core/write.c core/entry.c core/evict.c core/claim.c core/gc.c core/table_core.c core/check.c \
     core/random_posix.c core/hash.c core/split.c"
-  TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/image.c serializer/php.c"
+  TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/image.c serializer/php.c serializer/compress.c"
+
+  dnl Compression libraries, each only when asked for: pkg-config finds its flags.
+  if test "$PHP_TABLE_LZ4" != "no"; then
+    PKG_CHECK_MODULES([TABLE_LZ4], [liblz4], [], [AC_MSG_ERROR([--with-table-lz4: liblz4 not found by pkg-config; install liblz4-dev or drop the option])])
+    PHP_EVAL_INCLINE([$TABLE_LZ4_CFLAGS])
+    PHP_EVAL_LIBLINE([$TABLE_LZ4_LIBS], TABLE_SHARED_LIBADD)
+    AC_DEFINE(HAVE_TABLE_LZ4, 1, [Whether table is built with lz4])
+  fi
+  if test "$PHP_TABLE_ZSTD" != "no"; then
+    PKG_CHECK_MODULES([TABLE_ZSTD], [libzstd], [], [AC_MSG_ERROR([--with-table-zstd: libzstd not found by pkg-config; install libzstd-dev or drop the option])])
+    PHP_EVAL_INCLINE([$TABLE_ZSTD_CFLAGS])
+    PHP_EVAL_LIBLINE([$TABLE_ZSTD_LIBS], TABLE_SHARED_LIBADD)
+    AC_DEFINE(HAVE_TABLE_ZSTD, 1, [Whether table is built with zstd])
+  fi
 
   if test "$PHP_TABLE_IGBINARY" != "no"; then
     dnl serializer/igbinary.c includes "ext/igbinary/igbinary.h", so look for a directory holding ext/igbinary/

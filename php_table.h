@@ -29,6 +29,8 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	char *memory;
 	char *eviction_policy;
 	char *serializer;
+	char *compression;
+	char *compression_threshold;
 	char *zero_copy;           /* auto, 0 or 1 (also off/on) */
 	char *zero_copy_budget;    /* a size; empty: an eighth of table.memory */
 	char *segment;             /* a named segment's name; empty: the anonymous one (may be set per pool) */

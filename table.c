@@ -37,6 +37,7 @@
 #include "core/platform.h"
 #include "table_arginfo.h"
 #include "serializer/image.h"
+#include "serializer/compress.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(table)
 
@@ -74,6 +75,10 @@ PHP_INI_BEGIN()
 		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY("table.serializer", "php", PHP_INI_SYSTEM, OnUpdateString, serializer,
 		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.compression", "none", PHP_INI_SYSTEM, OnUpdateString, compression,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.compression_threshold", "512", PHP_INI_SYSTEM, OnUpdateString,
+		compression_threshold, zend_table_globals, table_globals)
 	STD_PHP_INI_BOOLEAN("table.relay_alias", "0", PHP_INI_SYSTEM, OnUpdateBool, relay_alias,
 		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY("table.zero_copy", "auto", PHP_INI_SYSTEM, OnUpdateString, zero_copy,
@@ -608,6 +613,34 @@ static void php_table_named_attached(const char *mem)
 	}
 }
 
+/* table.compression and table.compression_threshold (serializer/compress.h). */
+static bool php_table_compression_resolve(void)
+{
+	const char *name = TABLE_G(compression) ? TABLE_G(compression) : "";
+	const char *thr = TABLE_G(compression_threshold) ? TABLE_G(compression_threshold) : "";
+	php_table_compression c;
+	zend_string *s, *errstr = NULL;
+	zend_ulong bytes;
+
+	if (php_table_compression_parse(name, &c, php_table_reason, sizeof(php_table_reason)) != 0) {
+		return false;
+	}
+	s = zend_string_init(thr, strlen(thr), 1);
+	bytes = php_table_ini_negative(thr) ? 0 : zend_ini_parse_uquantity(s, &errstr);
+	zend_string_release(s);
+	if (errstr || php_table_ini_negative(thr) || bytes > UINT32_MAX) {
+		if (errstr) {
+			zend_string_release(errstr);
+		}
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.compression_threshold=%s is not valid; use a size in bytes, or with K or M (e.g. 1K)", thr);
+		return false;
+	}
+	php_table_compress_algorithm = c;
+	php_table_compress_threshold = (uint32_t)bytes;
+	return true;
+}
+
 /* Validate the INI values and create the segment. With a named segment (table.segment), only validate
  * unless `attach`: every process attaches on its first use (php_table_handle_slow). On failure
  * php_table_reason says why. */
@@ -672,6 +705,9 @@ static void php_table_open(bool attach)
 		return;
 	}
 
+	if (!php_table_compression_resolve()) {
+		return;
+	}
 	if (!php_table_zero_copy_resolve(bytes)) {
 		return;
 	}
@@ -887,10 +923,23 @@ static PHP_MINFO_FUNCTION(table)
 		php_info_print_table_row(2, "Entries", buf);
 		php_info_print_table_row(2, "Eviction policy", php_table_policy_names[php_table_policy]);
 		php_info_print_table_row(2, "Serializer", php_table_ser->name);
+		php_info_print_table_row(2, "Compression", php_table_compression_name(php_table_compress_algorithm));
 		php_info_print_table_row(2, "Zero-copy reads", php_table_zero_copy ? "on" : "off");
 		php_info_print_table_row(2, "Segment", php_table_named ? php_table_segment_path : "anonymous");
 	} else if (TABLE_G(enabled)) {
 		php_info_print_table_row(2, "Unavailable", php_table_reason);
+	}
+	{
+		const char *const *c = php_table_compressors();
+		smart_str list = {0};
+
+		for (; *c; c++) {
+			smart_str_appends(&list, list.s ? ", " : "");
+			smart_str_appends(&list, *c);
+		}
+		smart_str_0(&list);
+		php_info_print_table_row(2, "Compressors", list.s ? ZSTR_VAL(list.s) : "none");
+		smart_str_free(&list);
 	}
 #ifdef HAVE_TABLE_IGBINARY
 	php_info_print_table_row(2, "igbinary support", "yes");

@@ -8,6 +8,7 @@
 
 #include "php.h"
 #include "php_table_internal.h"
+#include "serializer/compress.h"
 
 /* count() and memory(): one per-namespace total; a namespace never created has none. */
 static void php_table_ns_total(INTERNAL_FUNCTION_PARAMETERS, uint64_t (*total)(tbl_t *, tbl_ns_t))
@@ -115,7 +116,7 @@ PHP_METHOD(Shm_Table, stats)
 		RETURN_THROWS();
 	}
 	tbl_get_stats(t, &s);
-	array_init_size(return_value, 42);
+	array_init_size(return_value, 43);
 	add_assoc_long(return_value, "hits", (zend_long)s.hits);
 	add_assoc_long(return_value, "misses", (zend_long)s.misses);
 	add_assoc_long(return_value, "sets", (zend_long)s.sets);
@@ -132,6 +133,7 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "memory_size", (zend_long)s.segment_size);
 	add_assoc_string(return_value, "eviction_policy", (char *)php_table_policy_names[php_table_policy]);
 	add_assoc_string(return_value, "serializer", (char *)php_table_ser->name);
+	add_assoc_string(return_value, "compression", (char *)php_table_compression_name(php_table_compress_algorithm));
 	add_assoc_long(return_value, "slots_used", (zend_long)s.slots_used);
 	add_assoc_long(return_value, "slots_total", (zend_long)s.slots_total);
 	add_assoc_long(return_value, "retired_bytes", (zend_long)s.retired_bytes);

@@ -39,7 +39,8 @@ enum {
 	TBL_T_ARRAY = 6,     /* the binding's native array encoding */
 	TBL_T_SERIAL_PHP = 7,
 	TBL_T_SERIAL_IGBINARY = 8,
-	TBL_T_IMAGE = 9      /* the binding's zero-copy array: written and compared through tbl_value_ops_t */
+	TBL_T_IMAGE = 9,     /* the binding's zero-copy array: written and compared through tbl_value_ops_t */
+	TBL_T_COMPRESSED = 10  /* the binding's compressed bytes of one of the above (serializer/compress.h) */
 };
 /* Set in a view's type (over one of the types above) when the value lies in pieces: no single block of
  * the heap was free for it (held entries or fragmentation split the free memory), so it was stored in

@@ -153,10 +153,15 @@ copy_into() {
 # touches the working tree nor collides with anyone else's in-tree build. Copies what a clone would
 # have: every C source, header, m4, frag and stub outside tests, benchmarks and core's own
 # test/fuzz/bench folders. Needs php_tools first. Sets EXT_SO; the log is DIR.build.log. On failure
-# prints the compiler diagnostics and the log's tail and returns 1.
+# prints the compiler diagnostics and the log's tail and returns 1. lz4 and zstd compression are built in
+# when pkg-config finds liblz4 and libzstd (scripts/test.sh installs them), unless TABLE_COMPRESSION=0.
 table_build() {
 	local dir=$1 igbinary=$2 cflags=$3 blog="$1.build.log" flags=(--enable-table) rc out
 	[ "$igbinary" = 1 ] && flags+=(--enable-table-igbinary)
+	if [ "${TABLE_COMPRESSION:-1}" != 0 ] && command -v pkg-config >/dev/null 2>&1; then
+		pkg-config --exists liblz4 && flags+=(--with-table-lz4)
+		pkg-config --exists libzstd && flags+=(--with-table-zstd)
+	fi
 	EXT_SO="$dir/modules/table.so"
 	log "building table.so in ${dir#"$TABLE_ROOT"/}: phpize && ./configure ${flags[*]} && make CFLAGS=\"$cflags\""
 	rm -rf "$dir" && mkdir -p "$dir" || return 1

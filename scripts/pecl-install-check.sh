@@ -3,7 +3,8 @@
 #
 #   1. `pecl package` on a copy of exactly the files package.xml lists (what a clone has), giving
 #      table-X.Y.Z.tgz (X.Y.Z = PHP_TABLE_VERSION in php_table.h)
-#   2. `printf '\n' | pecl install ./table-X.Y.Z.tgz` (the igbinary prompt answered with its default, no),
+#   2. `printf '\n\n\n' | pecl install ./table-X.Y.Z.tgz` (the igbinary, lz4 and zstd prompts answered with
+#      their default, no),
 #      then load the installed module with `php -n -d extension=table`, check `--ri table`, run a smoke
 #      script, check that table.serializer=igbinary fails with a clear message, `pecl uninstall table`
 #   3. the same with `pecl install -D 'enable-table-igbinary="yes"'`, loaded with
@@ -189,8 +190,8 @@ run_php() {
 install() {
 	local label=$1 t="$WORK/install-$1.log" rc
 	shift
-	log "$label: printf '\\n' | pecl install ${*:+$* }${TGZ#$ROOT/}"
-	printf '\n' | MAKE="make -j$JOBS" pecl install "$@" "$TGZ" >"$t" 2>&1
+	log "$label: printf '\\n\\n\\n' | pecl install ${*:+$* }${TGZ#$ROOT/}"
+	printf '\n\n\n' | MAKE="make -j$JOBS" pecl install "$@" "$TGZ" >"$t" 2>&1
 	rc=$?
 	echo "----- ${t#$ROOT/}: the configure command, then the last lines"
 	grep -m1 '^running: .*/configure' "$t"

@@ -106,7 +106,7 @@ fi
 # The C toolchain first: the core layers run before any PHP package is installed, so on a bare machine
 # they prove that core/ builds and passes with no PHP present at all.
 if [ "$NO_INSTALL" != 1 ]; then
-	pkgs=(build-essential autoconf automake libtool pkg-config coreutils)
+	pkgs=(build-essential autoconf automake libtool pkg-config coreutils liblz4-dev libzstd-dev)
 	{ has_layer tsan || has_layer fuzz; } && pkgs+=(clang libclang-rt-dev)
 	apt_ensure "${pkgs[@]}"
 fi
@@ -279,6 +279,9 @@ run_phpt() {
 	# value" in unnamed code): a PHP that does not turn it off under valgrind by itself, as Debian's release
 	# builds do not, gets it turned off here.
 	[ "$VALGRIND" = 1 ] && args+=(-m -d pcre.jit=0)
+	# glibc's loader noise when table.so needs liblz4/libzstd (scripts/valgrind.supp); run-tests.php's
+	# valgrind inherits the environment.
+	[ "$VALGRIND" = 1 ] && export VALGRIND_OPTS="--suppressions=$TABLE_ROOT/scripts/valgrind.supp${VALGRIND_OPTS:+ $VALGRIND_OPTS}"
 	[ "$ZERO_COPY" = 1 ] && args+=(-d table.zero_copy=1)
 	banner "phpt ($LABEL): run-tests.php ${args[*]} ${paths[*]#$TABLE_ROOT/}"
 	rm -f "$results"

@@ -15,6 +15,7 @@
 #include "php_table.h"
 #include "serializer/serializer.h"
 #include "serializer/image.h"
+#include "serializer/compress.h"
 
 bool php_table_encode_images;
 
@@ -152,8 +153,45 @@ static zend_result encode_serialized(zval *value, const php_table_serializer *se
 	return SUCCESS;
 }
 
+/* Store the encoded bytes compressed when table.compression says so and they shrink (compress.h). */
+static zend_result maybe_compress(php_table_encoded *enc)
+{
+	zend_string *packed;
+
+	if (enc->size <= UINT32_MAX && php_table_compress((uint8_t)enc->val.type, (const char *)enc->val.data,
+	                                                  enc->size, &packed)) {
+		enc->packed = packed;
+		enc->val.type = TBL_T_COMPRESSED;
+		enc->val.data = ZSTR_VAL(packed);
+		enc->size = ZSTR_LEN(packed);
+		enc->val.len = (uint32_t)enc->size;
+	}
+	return SUCCESS;
+}
+
+static zend_result encode_plain(zval *value, const php_table_serializer *ser, uint32_t argnum, bool images,
+                                bool memory_short, php_table_encoded *enc);
+
 static zend_result encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool images,
                           bool memory_short, php_table_encoded *enc)
+{
+	enc->packed = NULL;
+	if (encode_plain(value, ser, argnum, images, memory_short, enc) != SUCCESS) {
+		return FAILURE;
+	}
+	switch (enc->val.type) {
+		case TBL_T_STRING:
+		case TBL_T_ARRAY:
+		case TBL_T_SERIAL_PHP:
+		case TBL_T_SERIAL_IGBINARY:
+			return php_table_compress_algorithm != PHP_TABLE_COMPRESSION_NONE ? maybe_compress(enc) : SUCCESS;
+		default:
+			return SUCCESS;   /* scalars, and zero-copy images, which are read in place */
+	}
+}
+
+static zend_result encode_plain(zval *value, const php_table_serializer *ser, uint32_t argnum, bool images,
+                                bool memory_short, php_table_encoded *enc)
 {
 	enc->buf.s = NULL;
 	enc->buf.a = 0;
@@ -242,6 +280,10 @@ zend_result php_table_encode_compact(zval *value, const php_table_serializer *se
 void php_table_encoded_free(php_table_encoded *enc)
 {
 	smart_str_free(&enc->buf);
+	if (enc->packed) {
+		zend_string_efree(enc->packed);
+		enc->packed = NULL;
+	}
 }
 
 zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval *out)
@@ -285,6 +327,23 @@ zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval 
 			return php_table_native_decode((const char *)data, len, out);
 		case TBL_T_IMAGE:
 			return php_table_image_copy(data, len, out);
+		case TBL_T_COMPRESSED: {
+			zend_string *raw;
+			uint8_t inner;
+			zend_result r;
+
+			if (php_table_decompress(data, len, &inner, &raw) != SUCCESS) {
+				ZVAL_UNDEF(out);
+				return FAILURE;
+			}
+			if (inner == TBL_T_STRING) {
+				ZVAL_STR(out, raw);
+				return SUCCESS;
+			}
+			r = php_table_decode(inner, ZSTR_VAL(raw), (uint32_t)ZSTR_LEN(raw), out);
+			zend_string_efree(raw);
+			return r;
+		}
 		case TBL_T_SERIAL_PHP:
 		case TBL_T_SERIAL_IGBINARY: {
 			const php_table_serializer *ser = php_table_serializer_for_type(type);

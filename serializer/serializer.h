@@ -51,15 +51,16 @@ const php_table_serializer *php_table_serializer_find(const char *name);
 /* Find a serializer by the type byte it stores with (for reading back). NULL when not compiled in. */
 const php_table_serializer *php_table_serializer_for_type(uint8_t type);
 
-/* A value encoded for storage. `val` points either at `scalar`, at the zend_string of the input, or at
- * `buf`; keep the input zval alive until the store is done. `size` is the full encoded length: when it
- * exceeds UINT32_MAX the value can never be stored (val.len is then meaningless). Always call
- * php_table_encoded_free(), also after FAILURE. */
+/* A value encoded for storage. `val` points either at `scalar`, at the zend_string of the input, at
+ * `buf`, or at `packed` (compressed: compress.h); keep the input zval alive until the store is done.
+ * `size` is the full encoded length: when it exceeds UINT32_MAX the value can never be stored (val.len
+ * is then meaningless). Always call php_table_encoded_free(), also after FAILURE. */
 typedef struct php_table_encoded {
 	tbl_value_t val;
 	size_t size;
 	union { int64_t l; double d; } scalar;
 	smart_str buf;
+	zend_string *packed;
 } php_table_encoded;
 
 /* Encode `value`. `argnum` is the position of the value argument, used in error messages
@@ -82,7 +83,8 @@ void php_table_encoded_free(php_table_encoded *enc);
  * section, whose data would also vanish if that code called back into the table). */
 static zend_always_inline bool php_table_decode_runs_user_code(uint8_t type)
 {
-	return type == TBL_T_SERIAL_PHP || type == TBL_T_SERIAL_IGBINARY;
+	/* A compressed value may hold a serialized one: taken out of the segment first, too. */
+	return type == TBL_T_SERIAL_PHP || type == TBL_T_SERIAL_IGBINARY || type == TBL_T_COMPRESSED;
 }
 
 /* Materialize a stored value into `out` (emalloc'd, owned by the caller). FAILURE with an exception set

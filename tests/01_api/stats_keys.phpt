@@ -17,7 +17,7 @@ $types = [
     'memory_size' => 'int', 'eviction_policy' => 'string', 'serializer' => 'string', 'slots_used' => 'int',
     'slots_total' => 'int', 'retired_bytes' => 'int', 'lock_repairs' => 'int', 'namespaces' => 'array',
     'buckets' => 'int', 'max_chain' => 'int', 'start_time' => 'int', 'evicted_bytes' => 'int',
-    'eviction_runs' => 'int', 'eviction_moves' => 'int',
+    'eviction_runs' => 'int', 'eviction_moves' => 'int', 'compression' => 'string',
 ];
 foreach ($types as $k => $t) {
     if (!array_key_exists($k, $s)) {

@@ -7,14 +7,14 @@ if (ini_get('table.zero_copy') !== 'auto') die('skip the suite runs with table.z
 <?php
 foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias',
           'table.zero_copy', 'table.zero_copy_budget', 'table.segment', 'table.segment_dir', 'table.segment_mode',
-          'table.segment_recreate'] as $name) {
+          'table.segment_recreate', 'table.compression', 'table.compression_threshold'] as $name) {
     echo $name, ' = ', var_export(ini_get($name), true), "\n";
 }
 var_dump(ini_set('table.memory', '128M'), ini_get('table.memory'));
 var_dump(ini_set('table.eviction_policy', 'noeviction'), ini_get('table.eviction_policy'));
 var_dump(ini_set('table.enabled', '0'), ini_get('table.enabled'));
 $s = Shm\Table::stats();
-var_dump($s['memory_size'], $s['eviction_policy'], $s['serializer']);
+var_dump($s['memory_size'], $s['eviction_policy'], $s['serializer'], $s['compression']);
 $e = ini_get_all('table');
 ksort($e);
 foreach ($e as $name => $info) {
@@ -33,6 +33,8 @@ table.segment = ''
 table.segment_dir = '/dev/shm'
 table.segment_mode = '0600'
 table.segment_recreate = '0'
+table.compression = 'none'
+table.compression_threshold = '512'
 bool(false)
 string(3) "64M"
 bool(false)
@@ -42,6 +44,9 @@ string(1) "1"
 int(67108864)
 string(4) "gdsf"
 string(3) "php"
+string(4) "none"
+table.compression: access system
+table.compression_threshold: access system
 table.enabled: access system
 table.eviction_policy: access system
 table.memory: access system

@@ -29,6 +29,8 @@ foreach ($listed as $name => $value) {
 --EXPECT--
 missing from table.ini: none
 not settings of the extension: none
+table.compression = 'none'
+table.compression_threshold = '512'
 table.enabled = '1'
 table.eviction_policy = 'gdsf'
 table.memory = '64M'

@@ -24,28 +24,32 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(11) {
+array(13) {
   [0]=>
-  string(13) "table.enabled"
+  string(17) "table.compression"
   [1]=>
-  string(21) "table.eviction_policy"
+  string(27) "table.compression_threshold"
   [2]=>
-  string(12) "table.memory"
+  string(13) "table.enabled"
   [3]=>
-  string(17) "table.relay_alias"
+  string(21) "table.eviction_policy"
   [4]=>
-  string(13) "table.segment"
+  string(12) "table.memory"
   [5]=>
-  string(17) "table.segment_dir"
+  string(17) "table.relay_alias"
   [6]=>
-  string(18) "table.segment_mode"
+  string(13) "table.segment"
   [7]=>
-  string(22) "table.segment_recreate"
+  string(17) "table.segment_dir"
   [8]=>
-  string(16) "table.serializer"
+  string(18) "table.segment_mode"
   [9]=>
-  string(15) "table.zero_copy"
+  string(22) "table.segment_recreate"
   [10]=>
+  string(16) "table.serializer"
+  [11]=>
+  string(15) "table.zero_copy"
+  [12]=>
   string(22) "table.zero_copy_budget"
 }
 bool(true)

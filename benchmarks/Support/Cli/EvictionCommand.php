@@ -25,8 +25,8 @@ use Throwable;
  */
 final class EvictionCommand
 {
-    private const SUBJECTS = ['table-gdsf', 'table-lru', 'table-random', 'apcu', 'redis', 'memcached',
-                              'memcached-compressed'];
+    private const SUBJECTS = ['table-gdsf', 'table-lru', 'table-random', 'table-gdsf-lz4', 'table-gdsf-zstd', 'apcu',
+                              'redis', 'memcached', 'memcached-compressed'];
     private const USAGE = <<<'TXT'
         usage: php [PHP options] benchmarks/eviction [options]
           --ops N          operations in the trace (default 600000; the first third is not counted)
@@ -35,8 +35,9 @@ final class EvictionCommand
           --memory SIZE    the budget of every cache, e.g. 64M (default 32M)
           --seed N         the trace's seed (default 1)
           --compressible   JSON-like values that compress 3-5x (default: incompressible bytes)
-          --filter LIST    subjects, from table-gdsf,table-lru,table-random,apcu,redis,memcached,
-                           memcached-compressed (default all)
+          --filter LIST    subjects, from table-gdsf,table-lru,table-random,table-gdsf-lz4,table-gdsf-zstd,
+                           apcu,redis,memcached,memcached-compressed (default all; a table-*-lz4/zstd
+                           subject is skipped when the table.so has no such compressor)
           --json           print the JSON results instead of the table
           --out FILE       also write the JSON results to FILE
           -h, --help       this text
@@ -112,7 +113,7 @@ final class EvictionCommand
     {
         $port = (int) ($o['port'] ?? 0);
         $cache = match ($o['subject']) {
-            'table-lru', 'table-random', 'table-gdsf' => new TableCache(),
+            'table-lru', 'table-random', 'table-gdsf', 'table-gdsf-lz4', 'table-gdsf-zstd' => new TableCache(),
             'apcu' => new ApcuCache(),
             'redis' => new RedisCache($port),
             'memcached' => new MemcachedCache($port),
@@ -156,8 +157,12 @@ final class EvictionCommand
                     case 'table-lru':
                     case 'table-random':
                     case 'table-gdsf':
+                    case 'table-gdsf-lz4':
+                    case 'table-gdsf-zstd':
+                        [$policy, $compression] = explode('-', substr($subject, 6)) + [1 => 'none'];
                         $line = $php->withIni('table.enabled', '1')->withIni('table.memory', $o['memory'])
-                            ->withIni('table.eviction_policy', substr($subject, 6))->withIni('table.zero_copy', '0');
+                            ->withIni('table.eviction_policy', $policy)->withIni('table.compression', $compression)
+                            ->withIni('table.zero_copy', '0');
                         break;
                     case 'apcu':
                         $line = $php->withIni('apc.enable_cli', '1')->withIni('apc.shm_size', $o['memory']);

@@ -12,7 +12,9 @@ final class TableCache implements Cache
 {
     public function name(): string
     {
-        return 'Table(' . ini_get('table.eviction_policy') . ')';
+        $compression = ini_get('table.compression');
+
+        return 'Table(' . ini_get('table.eviction_policy') . ($compression !== '' && $compression !== 'none' ? ", $compression" : '') . ')';
     }
 
     public function unavailableReason(): ?string
