@@ -471,6 +471,21 @@ static bool php_table_ini_negative(const char *value)
 	return *value == '-';
 }
 
+/* A size setting's bytes: `value` in bytes or with K, M or G. false when it does not parse (the caller
+ * has rejected a negative one first, with its own message). */
+static bool php_table_ini_size(const char *value, zend_ulong *out)
+{
+	zend_string *str = zend_string_init(value, strlen(value), 1), *errstr = NULL;
+
+	*out = zend_ini_parse_uquantity(str, &errstr);
+	zend_string_release(str);
+	if (errstr) {
+		zend_string_release(errstr);
+		return false;
+	}
+	return true;
+}
+
 /* table.zero_copy and table.zero_copy_budget. false with php_table_reason set when invalid. */
 static bool php_table_zero_copy_resolve(zend_ulong memory)
 {
@@ -510,15 +525,14 @@ static bool php_table_zero_copy_resolve(zend_ulong memory)
 		return false;
 	}
 	if (budget[0]) {
-		zend_string *str = zend_string_init(budget, strlen(budget), 1), *errstr = NULL;
-		php_table_zero_copy_budget = zend_ini_parse_uquantity(str, &errstr);
-		zend_string_release(str);
-		if (errstr) {
-			zend_string_release(errstr);
+		zend_ulong bytes;
+
+		if (!php_table_ini_size(budget, &bytes)) {
 			snprintf(php_table_reason, sizeof(php_table_reason),
 				"table.zero_copy_budget=%s is not a valid size; use bytes or a number with K, M or G", budget);
 			return false;
 		}
+		php_table_zero_copy_budget = bytes;
 	}
 	php_table_encode_images = php_table_zero_copy;
 	return true;
@@ -619,19 +633,12 @@ static bool php_table_compression_resolve(void)
 	const char *name = TABLE_G(compression) ? TABLE_G(compression) : "";
 	const char *thr = TABLE_G(compression_threshold) ? TABLE_G(compression_threshold) : "";
 	php_table_compression c;
-	zend_string *s, *errstr = NULL;
-	zend_ulong bytes;
+	zend_ulong bytes = 0;
 
 	if (php_table_compression_parse(name, &c, php_table_reason, sizeof(php_table_reason)) != 0) {
 		return false;
 	}
-	s = zend_string_init(thr, strlen(thr), 1);
-	bytes = php_table_ini_negative(thr) ? 0 : zend_ini_parse_uquantity(s, &errstr);
-	zend_string_release(s);
-	if (errstr || php_table_ini_negative(thr) || bytes > UINT32_MAX) {
-		if (errstr) {
-			zend_string_release(errstr);
-		}
+	if (php_table_ini_negative(thr) || !php_table_ini_size(thr, &bytes) || bytes > UINT32_MAX) {
 		snprintf(php_table_reason, sizeof(php_table_reason),
 			"table.compression_threshold=%s is not valid; use a size in bytes, or with K or M (e.g. 1K)", thr);
 		return false;
@@ -649,7 +656,6 @@ static void php_table_open(bool attach)
 	const char *policy = TABLE_G(eviction_policy) ? TABLE_G(eviction_policy) : "";
 	const char *ser = TABLE_G(serializer) ? TABLE_G(serializer) : "";
 	const char *mem = TABLE_G(memory) ? TABLE_G(memory) : "";
-	zend_string *mem_str, *errstr = NULL;
 	zend_ulong bytes;
 	tbl_config_t cfg;
 	tbl_status_t st;
@@ -662,13 +668,9 @@ static void php_table_open(bool attach)
 			"table.memory=%s is negative; use a size of at least 1M, in bytes or with K, M or G (e.g. 64M)", mem);
 		return;
 	}
-	mem_str = zend_string_init(mem, strlen(mem), 1);
-	bytes = zend_ini_parse_uquantity(mem_str, &errstr);
-	zend_string_release(mem_str);
-	if (errstr) {
+	if (!php_table_ini_size(mem, &bytes)) {
 		snprintf(php_table_reason, sizeof(php_table_reason),
 			"table.memory=%s is not a valid size; use bytes or a number with K, M or G (e.g. 64M)", mem);
-		zend_string_release(errstr);
 		return;
 	}
 	if (bytes < 1024 * 1024) {
