@@ -153,43 +153,6 @@ static zend_result encode_serialized(zval *value, const php_table_serializer *se
 	return SUCCESS;
 }
 
-/* Store the encoded bytes compressed when table.compression says so and they shrink (compress.h). */
-static zend_result maybe_compress(php_table_encoded *enc)
-{
-	zend_string *packed;
-
-	if (enc->size <= UINT32_MAX && php_table_compress((uint8_t)enc->val.type, (const char *)enc->val.data,
-	                                                  enc->size, &packed)) {
-		enc->packed = packed;
-		enc->val.type = TBL_T_COMPRESSED;
-		enc->val.data = ZSTR_VAL(packed);
-		enc->size = ZSTR_LEN(packed);
-		enc->val.len = (uint32_t)enc->size;
-	}
-	return SUCCESS;
-}
-
-static zend_result encode_plain(zval *value, const php_table_serializer *ser, uint32_t argnum, bool images,
-                                bool memory_short, php_table_encoded *enc);
-
-static zend_result encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool images,
-                          bool memory_short, php_table_encoded *enc)
-{
-	enc->packed = NULL;
-	if (encode_plain(value, ser, argnum, images, memory_short, enc) != SUCCESS) {
-		return FAILURE;
-	}
-	switch (enc->val.type) {
-		case TBL_T_STRING:
-		case TBL_T_ARRAY:
-		case TBL_T_SERIAL_PHP:
-		case TBL_T_SERIAL_IGBINARY:
-			return php_table_compress_algorithm != PHP_TABLE_COMPRESSION_NONE ? maybe_compress(enc) : SUCCESS;
-		default:
-			return SUCCESS;   /* scalars, and zero-copy images, which are read in place */
-	}
-}
-
 static zend_result encode_plain(zval *value, const php_table_serializer *ser, uint32_t argnum, bool images,
                                 bool memory_short, php_table_encoded *enc)
 {
@@ -263,6 +226,36 @@ static zend_result encode_plain(zval *value, const php_table_serializer *ser, ui
 			php_table_value_error(argnum, 1, "cannot be stored");
 			return FAILURE;
 	}
+}
+
+/* Store the encoded bytes compressed when table.compression says so and they shrink (compress.h). */
+static void maybe_compress(php_table_encoded *enc)
+{
+	zend_string *packed;
+
+	if (enc->size <= UINT32_MAX && php_table_compress((uint8_t)enc->val.type, (const char *)enc->val.data,
+	                                                  enc->size, &packed)) {
+		enc->packed = packed;
+		enc->val.type = TBL_T_COMPRESSED;
+		enc->val.data = ZSTR_VAL(packed);
+		enc->size = ZSTR_LEN(packed);
+		enc->val.len = (uint32_t)enc->size;
+	}
+}
+
+static zend_result encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool images,
+                          bool memory_short, php_table_encoded *enc)
+{
+	enc->packed = NULL;
+	if (encode_plain(value, ser, argnum, images, memory_short, enc) != SUCCESS) {
+		return FAILURE;
+	}
+	if (php_table_compress_algorithm != PHP_TABLE_COMPRESSION_NONE
+	    && (enc->val.type == TBL_T_STRING || enc->val.type == TBL_T_ARRAY || enc->val.type == TBL_T_SERIAL_PHP
+	        || enc->val.type == TBL_T_SERIAL_IGBINARY)) {
+		maybe_compress(enc);   /* not scalars, nor zero-copy images, which are read in place */
+	}
+	return SUCCESS;
 }
 
 zend_result php_table_encode(zval *value, const php_table_serializer *ser, uint32_t argnum, bool memory_short,
