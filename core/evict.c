@@ -902,8 +902,8 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 		return EV_NONE;   /* an unusable allocator lock: never evict or allocate unlocked */
 	}
 	tbl_epoch_exit(t);   /* now, so this writer's own slot does not hold back what it evicts */
-	/* gdsf takes twice the room the write needs while little of the heap is free: what is left stays
-	 * free for the entries it moves out of the next windows (window_plan). */
+	/* gdsf takes twice the room the write needs: what is left stays free for the next writes and for
+	 * the entries it moves out of the next windows (window_plan). */
 	if (gdsf) {
 		need *= 2;
 	}
