@@ -628,8 +628,9 @@ static uint64_t sweep_next(tbl_t *t, uint64_t off, int *wrapped)
 
 /* Up to `max` windows of at least `need` bytes that follow one another upwards from the hand. A window
  * that meets a barrier starts again above it; one that meets the heap's end starts again at its start
- * (a window never wraps). */
-static unsigned sweep_windows(tbl_t *t, uint64_t need, uint32_t now_sec, window_t *out, unsigned max)
+ * (a window never wraps). *stop: the block the sweep would have looked at next. */
+static unsigned sweep_windows(tbl_t *t, uint64_t need, uint32_t now_sec, window_t *out, unsigned max,
+                              uint64_t *stop)
 {
 	uint64_t off = tbl_alloc_hand(&t->hdr->alloc), start = off;
 	unsigned n = 0, hops = 0;
@@ -675,11 +676,12 @@ static unsigned sweep_windows(tbl_t *t, uint64_t need, uint32_t now_sec, window_
 		if (wrapped != before) {
 			open = 0;      /* a window never wraps */
 		}
+		off = next;
 		if (wrapped > 1 || (wrapped && next == start)) {
 			break;         /* once round the heap */
 		}
-		off = next;
 	}
+	*stop = off;
 	return n;
 }
 
@@ -886,11 +888,11 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 	tbl_header_t *h = t->hdr;
 	tbl_policy_t policy = (tbl_policy_t)h->policy;
 	int lru = policy == TBL_POLICY_LRU, gdsf = policy == TBL_POLICY_GDSF;
-	uint64_t need = tbl_alloc_need(size), locked;
+	uint64_t need = tbl_alloc_need(size), locked, stop = 0;
 	uint64_t seeds[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS], targets[TBL_MOVE_TARGETS];
 	window_t cand[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS + 1 + TBL_GDSF_WINDOWS];
 	unsigned char order[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS + 1 + TBL_GDSF_WINDOWS];
-	unsigned nseeds, nentry, ntargets = 0, ncand = 0, nbuilt = 0, i, j;
+	unsigned nseeds, nentry, ntargets = 0, ncand = 0, nbuilt = 0, i, j, pass;
 	evict_result_t result = EV_NONE;
 
 	*off = 0;
@@ -902,30 +904,32 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 		return EV_NONE;   /* an unusable allocator lock: never evict or allocate unlocked */
 	}
 	tbl_epoch_exit(t);   /* now, so this writer's own slot does not hold back what it evicts */
-	/* gdsf takes twice the room the write needs: what is left stays free for the next writes and for
-	 * the entries it moves out of the next windows (window_plan). */
-	if (gdsf) {
-		need *= 2;
-	}
 	/* The largest free fragments too: a window around one costs less, and uses space that would
 	 * otherwise stay free but too small. */
 	nentry = nseeds;
 	nseeds += tbl_alloc_free_sample(&h->alloc, seeds + nseeds, TBL_EVICT_FREE_SEEDS);
-	for (i = 0; i < nseeds; i++) {
-		if (window_grow(t, seeds[i], need, now.sec, lru || gdsf, i >= nentry, &cand[nbuilt])) {
-			nbuilt++;
-		}
-	}
 	if (gdsf) {
-		uint64_t at = tbl_alloc_hand(&h->alloc);
-
 		ntargets = tbl_alloc_free_sample(&h->alloc, targets, TBL_MOVE_TARGETS);
-		/* The block at the hand, grown both ways: what the sweep left just behind it (the rest of the
-		 * last run it freed) joins a window. */
-		if (window_grow(t, at, need, now.sec, 1, 0, &cand[nbuilt])) {
-			nbuilt++;
+	}
+	/* gdsf takes twice the room the write needs: what is left stays free for the next writes and for
+	 * the entries it moves out of the next windows (window_plan). Where no run that long lies between
+	 * retired or held blocks, it looks again for one just long enough. */
+	for (pass = gdsf ? 0 : 1; pass < 2 && nbuilt == 0; pass++) {
+		uint64_t span = pass == 0 ? 2 * need : need;
+
+		for (i = 0; i < nseeds; i++) {
+			if (window_grow(t, seeds[i], span, now.sec, lru || gdsf, i >= nentry, &cand[nbuilt])) {
+				nbuilt++;
+			}
 		}
-		nbuilt += sweep_windows(t, need, now.sec, cand + nbuilt, TBL_GDSF_WINDOWS);
+		if (gdsf) {
+			/* The block at the hand, grown both ways: what the sweep left just behind it (the rest of
+			 * the last run it freed) joins a window. */
+			if (window_grow(t, tbl_alloc_hand(&h->alloc), span, now.sec, 1, 0, &cand[nbuilt])) {
+				nbuilt++;
+			}
+			nbuilt += sweep_windows(t, span, now.sec, cand + nbuilt, TBL_GDSF_WINDOWS, &stop);
+		}
 	}
 	/* Best first (sorting their places); seeds that grew into the same run are kept once. */
 	for (i = 0; i < nbuilt; i++) {
@@ -970,6 +974,10 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 		*off = entry_block(t, tbl_alloc(&h->alloc, t->base, size));
 		result = EV_DONE;
 		break;
+	}
+	if (gdsf && result != EV_DONE && stop) {
+		/* Nothing here could be evicted (barriers, busy stripes): the next look starts further on. */
+		tbl_alloc_set_hand(&h->alloc, stop);
 	}
 	tbl_alloc_unlock(t);
 	return result;

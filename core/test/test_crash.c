@@ -352,16 +352,29 @@ static int run_op(tbl_t *t, const op_t *o)
 		v.data = big;
 		v.len = sizeof(big);
 		v.ops = NULL;
-		/* noeviction: until the table is full; lru: past its size, so that eviction runs */
-		for (i = 0; i < (policy == TBL_POLICY_NOEVICTION ? 1000 : 300); i++) {
+		/* noeviction: until the table is full; lru, gdsf: past its size, so that eviction runs */
+		for (i = 0; i < (policy == TBL_POLICY_NOEVICTION ? 1000 : policy == TBL_POLICY_GDSF ? 450 : 300); i++) {
 			char key[32];
 			snprintf(key, sizeof(key), "f%d", i);
+			/* gdsf moves entries only into free space left beside the runs it evicts: mixed sizes. */
+			v.len = policy == TBL_POLICY_GDSF && i % 3 == 0 ? 700 : sizeof(big);
 			st = WITH_NS(t, o->ns, h, tbl_store(t, h, key, strlen(key), &v, 0, TBL_STORE_SET));
 			if (st == TBL_ENOMEM && policy == TBL_POLICY_NOEVICTION) {
 				return 0;
 			}
 			if (st != TBL_OK) {
 				return (int)st;
+			}
+			if (policy == TBL_POLICY_GDSF) {
+				/* Read the values written just before: under gdsf what is read is worth keeping, so the
+				 * runs it evicts hold such entries, and it moves them out (its evict.move.* points). */
+				char buf[16];
+				int j;
+
+				for (j = i - 3 > 0 ? i - 3 : 0; j < i; j++) {
+					snprintf(key, sizeof(key), "f%d", j);
+					(void)WITH_NS(t, o->ns, h, fixture_get(t, h, key, buf, sizeof(buf)));
+				}
 			}
 		}
 		return policy == TBL_POLICY_NOEVICTION;   /* noeviction: the table never filled up */
