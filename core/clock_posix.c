@@ -39,6 +39,14 @@ tbl_now_t tbl_clock_now_coarse(void)
 	return clock_read(CLOCK_REALTIME_COARSE);
 }
 
+uint32_t tbl_clock_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint32_t)ts.tv_sec;
+}
+
 uint64_t tbl_clock_monotonic_ms(void)
 {
 	struct timespec ts;

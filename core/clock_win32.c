@@ -27,6 +27,11 @@ tbl_now_t tbl_clock_now_coarse(void)
 	return tbl_clock_now();
 }
 
+uint32_t tbl_clock_seconds(void)
+{
+	return tbl_clock_now().sec;
+}
+
 uint64_t tbl_clock_monotonic_ms(void)
 {
 	return (uint64_t)GetTickCount64();

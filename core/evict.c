@@ -764,7 +764,7 @@ static void window_plan(tbl_t *t, window_t *w, const uint64_t *free, unsigned nf
 	}
 	for (i = 0; i < n; i++) {
 		const tbl_entry_t *e = tbl_entry_at(t, w->keep[i]);
-		uint64_t need = tbl_alloc_need(tbl_entry_alloc_size(e->key_len, e->val_len));
+		uint64_t need = tbl_alloc_need(tbl_entry_size(e));
 
 		if (w->keep_worth[i] == 0) {
 			break;   /* worth nothing (and neither is the rest): evicted */
@@ -784,11 +784,11 @@ static void window_plan(tbl_t *t, window_t *w, const uint64_t *free, unsigned nf
 
 /* Move entry `e` (its stripe and the allocator lock held) into free block `target`, outside its window.
  * 0 when it no longer fits there: it is evicted with the rest. The entry's fields that may change
- * while it is linked (usage, expire, a TBL_T_LONG's value and `updated`) change only under its stripe
- * lock or are advisory, so the copy is exact. */
+ * while it is linked change only under its stripe lock (expire) or are advisory (usage, updated), and an
+ * integer is sealed before it is copied (integer.h), so the copy is exact. */
 static int entry_move(tbl_t *t, tbl_entry_t *e, uint64_t target)
 {
-	uint64_t size = tbl_entry_alloc_size(e->key_len, e->val_len), off, b;
+	uint64_t size = tbl_entry_size(e), off, b;
 	_Atomic uint64_t *link;
 	tbl_entry_t *n;
 	uint32_t s;
@@ -815,6 +815,9 @@ static int entry_move(tbl_t *t, tbl_entry_t *e, uint64_t target)
 	atomic_store_explicit(&n->expire, TBL_LOAD_RELAXED(&e->expire), memory_order_relaxed);
 	n->bytes = (uint32_t)tbl_alloc_block_size(t->base, off);
 	memcpy(n + 1, e + 1, size - sizeof(tbl_entry_t));
+	if (e->type == TBL_T_LONG) {
+		tbl_long_init(n, tbl_long_seal(e));   /* final from here on; the copy counts on */
+	}
 	tbl_index_replace(t, link, e, n);
 	TBL_CRASH_POINT("evict.move.linked");
 	tbl_count_sub(t, s, e);

@@ -7,12 +7,14 @@
  *   replace: N.next = X.next;         link(X) = N      (readers already at X still reach X.next)
  *   remove:                           link(X) = X.next
  * where link(X) is the bucket head or the predecessor's next field. Writers hold the stripe lock of the
- * bucket; removed entries are retired (epoch.h), never freed in place.
+ * bucket; removed entries are retired (epoch.h), never freed in place. An integer is sealed before it is
+ * unlinked, so that no lock-free increment lands on it afterwards (integer.h).
  */
 #ifndef TBL_INDEX_H
 #define TBL_INDEX_H
 
 #include <string.h>
+#include "integer.h"
 #include "segment.h"
 
 /* Key equality. The 64-bit hashes already matched, so this nearly always succeeds: short keys are
@@ -114,6 +116,7 @@ static inline void tbl_index_note_length(tbl_t *t, uint64_t bucket)
 
 static inline void tbl_index_replace(tbl_t *t, _Atomic uint64_t *link, tbl_entry_t *old, tbl_entry_t *n)
 {
+	tbl_long_seal_if(old);
 	atomic_store_explicit(&n->next, atomic_load_explicit(&old->next, memory_order_relaxed),
 	                      memory_order_relaxed);
 	atomic_store_explicit(link, tbl_offset_of(t, n), memory_order_release);
@@ -121,6 +124,7 @@ static inline void tbl_index_replace(tbl_t *t, _Atomic uint64_t *link, tbl_entry
 
 static inline void tbl_index_unlink(_Atomic uint64_t *link, tbl_entry_t *old)
 {
+	tbl_long_seal_if(old);
 	atomic_store_explicit(link, atomic_load_explicit(&old->next, memory_order_relaxed), memory_order_release);
 }
 

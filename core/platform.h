@@ -42,6 +42,7 @@ typedef struct tbl_now {
 
 tbl_now_t tbl_clock_now(void);          /* the precise wall clock: seconds agree with PHP's time() */
 tbl_now_t tbl_clock_now_coarse(void);   /* cheaper, up to a few ms behind: for LRU ticks only */
+uint32_t tbl_clock_seconds(void);       /* tbl_clock_now().sec, without the tick */
 /* Milliseconds of CLOCK_MONOTONIC: system-wide, so deadlines can be shared between processes. */
 uint64_t tbl_clock_monotonic_ms(void);
 

@@ -179,8 +179,8 @@ typedef struct tbl_header {
 } tbl_header_t;
 
 /* Entries are immutable once linked, except `next` (relinking), `usage` (advisory), `expire` (touch)
- * and, for TBL_T_LONG, the 8-byte value and `updated` (tbl_incr, atomic stores). Key bytes follow the
- * header; the value follows the key, 8-byte aligned. */
+ * and, for TBL_T_LONG, the integer, its seal and `updated` (tbl_incr, integer.h). Key bytes follow the
+ * header; the value follows the key, 8-byte aligned (16 for an integer). */
 typedef struct tbl_entry {
 	_Atomic uint64_t next;         /* next entry in the chain, 0 = end */
 	uint64_t hash;
@@ -268,19 +268,32 @@ static inline const char *tbl_entry_key(const tbl_entry_t *e)
 	return (const char *)(e + 1);
 }
 
-static inline uint32_t tbl_entry_val_offset(uint32_t key_len)
+/* Where the value starts after the key: 8-aligned, and 16-aligned for an integer, whose value is the
+ * pair of words (the integer, then its seal) that tbl_incr updates with one 16-byte compare-and-swap
+ * (integer.h). The seal is room after val_len's 8 bytes: readers never see it. */
+#define TBL_LONG_ROOM 16u
+
+static inline uint32_t tbl_entry_val_offset(uint32_t key_len, uint8_t type)
 {
-	return (uint32_t)TBL_ALIGN_UP(key_len, 8);
+	return (uint32_t)TBL_ALIGN_UP(key_len, type == TBL_T_LONG ? 16u : 8u);
 }
 
 static inline const void *tbl_entry_value(const tbl_entry_t *e)
 {
-	return (const unsigned char *)(e + 1) + tbl_entry_val_offset(e->key_len);
+	return (const unsigned char *)(e + 1) + tbl_entry_val_offset(e->key_len, e->type);
 }
 
-static inline uint64_t tbl_entry_alloc_size(size_t key_len, size_t val_len)
+/* The block payload an entry of this key length, type and value length needs. */
+static inline uint64_t tbl_entry_alloc_size(size_t key_len, uint8_t type, size_t val_len)
 {
-	return sizeof(tbl_entry_t) + tbl_entry_val_offset((uint32_t)key_len) + val_len;
+	return sizeof(tbl_entry_t) + tbl_entry_val_offset((uint32_t)key_len, type)
+	       + (type == TBL_T_LONG ? TBL_LONG_ROOM : val_len);
+}
+
+/* What the entry itself occupies of its block (its pieces aside). */
+static inline uint64_t tbl_entry_size(const tbl_entry_t *e)
+{
+	return tbl_entry_alloc_size(e->key_len, e->type, e->val_len);
 }
 
 static inline int tbl_entry_split(const tbl_entry_t *e)

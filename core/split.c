@@ -132,7 +132,7 @@ uint64_t tbl_split_alloc(tbl_t *t, uint32_t held, uint64_t hash, size_t klen, ui
 		left -= p->val_len;
 		TBL_CRASH_POINT("split.piece.allocated");
 	}
-	head = tbl_alloc_entry(t, held, tbl_entry_alloc_size(klen, tbl_piece_dir_size(sp->n)), now);
+	head = tbl_alloc_entry(t, held, tbl_entry_alloc_size(klen, TBL_T_SPLIT, tbl_piece_dir_size(sp->n)), now);
 	if (!head) {
 		pieces_free(t, sp);
 		return 0;

@@ -149,8 +149,8 @@ typedef struct tbl_view {
  * that found it (or under the stripe lock, as tbl_lookup_copy). */
 void tbl_view_copy(const tbl_t *t, const tbl_view_t *v, void *dst);
 
-/* The integer of a TBL_T_LONG view. Integers are the one value updated in place (tbl_incr), so read
- * them with this atomic load rather than memcpy. */
+/* The integer of a TBL_T_LONG view. Integers are the one value updated in place (tbl_incr, with no lock),
+ * so read them with this atomic load rather than memcpy. */
 static inline int64_t tbl_view_long(const tbl_view_t *v)
 {
 	return __atomic_load_n((const int64_t *)v->data, __ATOMIC_RELAXED);
@@ -336,7 +336,7 @@ int tbl_debug_protect(tbl_t *t, int readonly);
 /* Message of the last TBL_ESYS from this handle. */
 const char *tbl_errstr(tbl_t *t);
 /* Version of the segment layout and of what its contents mean (2: the key hash of hash.h, multilinear
- * with SipHash-1-3 for long keys). */
-#define TBL_LAYOUT_VERSION 4
+ * with SipHash-1-3 for long keys; 5: an integer's value is 16-aligned and followed by its seal). */
+#define TBL_LAYOUT_VERSION 5
 
 #endif

@@ -20,6 +20,7 @@
 #include "gc.h"
 #include "hash.h"
 #include "index.h"
+#include "integer.h"
 #include "split.h"
 #include "sync.h"
 #include "write.h"
@@ -119,6 +120,11 @@ TBL_INLINE tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, cons
 		tbl_split_write(t, e, sp, v->data);
 	} else if (v->ops) {
 		v->ops->write(v->data, (void *)tbl_entry_value(e), v->len);
+	} else if (v->type == TBL_T_LONG) {
+		int64_t i;
+
+		memcpy(&i, v->data, sizeof(i));
+		tbl_long_init(e, i);
 	} else if (v->len) {
 		memcpy((void *)tbl_entry_value(e), v->data, v->len);
 	}
@@ -129,7 +135,7 @@ TBL_INLINE tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, cons
  * creation time, which is the normal case; `expire` is absolute. */
 static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, uint32_t expire)
 {
-	uint64_t off = tbl_alloc_entry(t, w->stripe, tbl_entry_alloc_size(w->klen, v->len), w->now);
+	uint64_t off = tbl_alloc_entry(t, w->stripe, tbl_entry_alloc_size(w->klen, v->type, v->len), w->now);
 	_Atomic uint64_t *link;
 	tbl_entry_t *old, *n;
 	tbl_split_t *sp = NULL;
@@ -179,7 +185,7 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 
 uint64_t tbl_value_max(tbl_t *t, size_t klen)
 {
-	uint64_t max = tbl_alloc_max_payload(&t->hdr->alloc), overhead = tbl_entry_alloc_size(klen, 0);
+	uint64_t max = tbl_alloc_max_payload(&t->hdr->alloc), overhead = tbl_entry_alloc_size(klen, TBL_T_STRING, 0);
 
 	max = max > overhead ? max - overhead : 0;
 	return max < UINT32_MAX - 4096u ? max : UINT32_MAX - 4096u;
@@ -194,6 +200,9 @@ int tbl_memory_short(const tbl_t *t)
 
 static tbl_status_t check_size(tbl_t *t, size_t klen, const tbl_value_t *v)
 {
+	if (v->type == TBL_T_LONG && v->len != sizeof(int64_t)) {
+		return TBL_EINVAL;   /* an integer is its 8 bytes (integer.h keeps them in place) */
+	}
 	if (v->len > tbl_value_max(t, klen)) {
 		return TBL_ETOOBIG;
 	}
@@ -246,6 +255,15 @@ static int value_equals(const tbl_t *t, const tbl_entry_t *e, const tbl_value_t 
 	if ((e->type & ~TBL_T_SPLIT) != (v->type & ~TBL_T_SPLIT)) {
 		return 0;
 	}
+	if (e->type == TBL_T_LONG) {
+		int64_t want;
+
+		if (v->len != sizeof(want)) {
+			return 0;
+		}
+		memcpy(&want, v->data, sizeof(want));
+		return tbl_long_seal(e) == want;   /* sealed: see compare_locked */
+	}
 	if (TBL_UNLIKELY(tbl_entry_split(e))) {
 		return !v->ops && tbl_split_equals(t, e, v->data, v->len);
 	}
@@ -253,6 +271,32 @@ static int value_equals(const tbl_t *t, const tbl_entry_t *e, const tbl_value_t 
 		return v->ops->equals(v->data, tbl_entry_value(e), e->val_len);
 	}
 	return e->val_len == v->len && (v->len == 0 || memcmp(tbl_entry_value(e), v->data, v->len) == 0);
+}
+
+/* value_equals for a writer that replaces or removes the entry when it matches: an integer is sealed
+ * by the comparison, so that no lock-free increment can land between it and the unlink; when it does
+ * not match, the seal is cleared and the integer goes on counting. */
+static int compare_locked(const tbl_t *t, const tbl_entry_t *e, const tbl_value_t *v)
+{
+	if (value_equals(t, e, v)) {
+		return 1;
+	}
+	if (e->type == TBL_T_LONG) {
+		tbl_long_unseal(e);
+	}
+	return 0;
+}
+
+/* After a put that failed (out of memory), the entry it would have replaced keeps counting. Making room
+ * may have evicted it, so look it up again rather than trust the pointer. */
+static void unseal_after_failed_put(tbl_t *t, write_ctx_t *w)
+{
+	tbl_entry_t *e;
+
+	find_live(t, w, &e);
+	if (e && e->type == TBL_T_LONG) {
+		tbl_long_unseal(e);
+	}
 }
 
 tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *expected,
@@ -268,10 +312,13 @@ tbl_status_t tbl_cas(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const 
 	find_live(t, &w, &old);
 	if (!old) {
 		st = TBL_ENOTFOUND;
-	} else if (!value_equals(t, old, expected)) {
+	} else if (!compare_locked(t, old, expected)) {
 		st = TBL_EMISMATCH;
 	} else {
 		st = put_locked(t, &w, val, TBL_LOAD_RELAXED(&old->expire));
+		if (st != TBL_OK) {
+			unseal_after_failed_put(t, &w);
+		}
 		if (st == TBL_ENOMEM) {
 			st = TBL_EFULL;   /* cas()'s false means "changed": out of memory must not look like it */
 		}
@@ -295,7 +342,7 @@ static tbl_status_t delete_if(tbl_t *t, tbl_ns_t ns, const char *key, size_t kle
 	link = find_live(t, &w, &old);
 	if (!old) {
 		st = TBL_ENOTFOUND;
-	} else if (expected && !value_equals(t, old, expected)) {
+	} else if (expected && !compare_locked(t, old, expected)) {
 		st = TBL_EMISMATCH;
 	} else {
 		tbl_remove_locked(t, w.stripe, link, old);
@@ -315,52 +362,102 @@ tbl_status_t tbl_delete_if(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, 
 	return delete_if(t, ns, key, klen, expected);
 }
 
+/* The lock-free increment (integer.h): a live integer that is already linked gets `delta` with one
+ * 16-byte compare-and-swap inside a read section. Returns 1 when that settled it (*st: TBL_OK with
+ * *result, or TBL_EOVERFLOW), 0 when the stripe lock must decide: no such key, expired, not an integer,
+ * sealed by a writer, a stale namespace handle, no slot yet. */
+static int incr_in_place(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64_t delta, int64_t *result,
+                         tbl_status_t *st)
+{
+#if TBL_HAVE_CAS16
+	uint16_t id = tbl_ns_id(ns);
+	tbl_entry_t *e;
+	uint64_t hash;
+	int done = 0;
+
+	if (klen == 0 || klen > TBL_KEY_MAX || tbl_slot_ensure(t) != TBL_OK
+	    || (id != 0 && id >= atomic_load_explicit(&t->hdr->ns_created, memory_order_acquire))) {
+		return 0;
+	}
+	hash = tbl_key_hash(t, key, klen, id);
+	tbl_epoch_enter(t);
+	e = tbl_index_find(t, hash, id, key, klen);
+	if (e && e->type == TBL_T_LONG && TBL_LIKELY(tbl_ns_current(t, ns))) {
+		uint32_t now = tbl_clock_seconds();
+
+		if (!tbl_entry_expired(e, now)) {
+			switch (tbl_long_add(e, delta, 0, result)) {
+				case TBL_LONG_ADDED:
+					TBL_CRASH_POINT("write.incr.added");
+					if (__atomic_load_n(&e->updated, __ATOMIC_RELAXED) != now) {
+						__atomic_store_n(&e->updated, now, __ATOMIC_RELAXED);
+					}
+					if (t->hdr->policy == TBL_POLICY_GDSF) {
+						tbl_gdsf_note_read(e);
+					}
+					TBL_COUNT(t, sets, 1);
+					*st = TBL_OK;
+					done = 1;
+					break;
+				case TBL_LONG_OVERFLOW:
+					*st = TBL_EOVERFLOW;
+					done = 1;
+					break;
+				case TBL_LONG_SEALED:
+					break;
+			}
+		}
+	}
+	tbl_epoch_exit(t);
+	return done;
+#else
+	(void)t, (void)ns, (void)key, (void)klen, (void)delta, (void)result, (void)st;
+	return 0;
+#endif
+}
+
 tbl_status_t tbl_incr(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, int64_t delta, uint32_t ttl,
                       int64_t *result)
 {
 	write_ctx_t w;
 	tbl_entry_t *old;
 	tbl_status_t st;
-	int64_t cur = 0, next;
-	uint32_t expire;
+	int64_t next;
 	tbl_value_t v;
 
 	if (ttl > TBL_EXPIRE_MAX) {
 		return TBL_EINVAL;
 	}
+	if (incr_in_place(t, ns, key, klen, delta, result, &st)) {
+		return st;
+	}
 	if ((st = write_begin(t, ns, key, klen, &w)) != TBL_OK) {
 		return st;
 	}
 	find_live(t, &w, &old);
-	if (old && (old->type != TBL_T_LONG || old->val_len != sizeof(int64_t))) {
-		st = TBL_ETYPE;
-		goto done;
-	}
 	if (old) {
-		cur = __atomic_load_n((const int64_t *)tbl_entry_value(old), __ATOMIC_RELAXED);
-		expire = TBL_LOAD_RELAXED(&old->expire);
-	} else {
-		expire = expire_at(w.now, ttl);
-	}
-	if (__builtin_add_overflow(cur, delta, &next)) {
-		st = TBL_EOVERFLOW;
+		if (old->type != TBL_T_LONG) {
+			st = TBL_ETYPE;
+		} else if (tbl_long_add(old, delta, 1, result) == TBL_LONG_OVERFLOW) {
+			st = TBL_EOVERFLOW;
+		} else {
+			/* In place, as the lock-free path does (and clearing a dead writer's seal): readers see the
+			 * old or the new integer, and no block is allocated or retired. */
+			TBL_CRASH_POINT("write.incr.stored");
+			__atomic_store_n(&old->updated, w.now.sec, __ATOMIC_RELAXED);
+			if (t->hdr->policy == TBL_POLICY_GDSF) {
+				tbl_gdsf_note_read(old);
+			}
+			TBL_COUNT(t, sets, 1);
+		}
 		goto done;
 	}
-	if (old) {
-		/* The one in-place update: an aligned 8-byte atomic store, so a reader sees the old or the new
-		 * integer (readers load it with tbl_view_long()), and no block is allocated or retired. */
-		__atomic_store_n((int64_t *)(void *)tbl_entry_value(old), next, __ATOMIC_RELAXED);
-		TBL_CRASH_POINT("write.incr.stored");
-		__atomic_store_n(&old->updated, w.now.sec, __ATOMIC_RELAXED);
-		TBL_COUNT(t, sets, 1);
-		*result = next;
-		goto done;
-	}
+	next = delta;   /* a missing key counts from 0 */
 	v.type = TBL_T_LONG;
 	v.data = &next;
 	v.len = sizeof(next);
 	v.ops = NULL;
-	st = put_locked(t, &w, &v, expire);
+	st = put_locked(t, &w, &v, expire_at(w.now, ttl));
 	if (st == TBL_OK) {
 		*result = next;
 	} else if (st == TBL_ENOMEM) {

@@ -2,7 +2,10 @@
  * test_concurrency.c - the core across real processes: fork, concurrent writers and lock-free readers,
  * reclamation while readers are inside, and writers SIGKILLed at random points.
  */
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "epoch.h"
@@ -57,6 +60,256 @@ TBL_TEST(test_parallel_increments_are_exact)
 	CHECK(tbl_incr(t, 0, "counter", 7, 0, 0, &r) == TBL_OK);
 	CHECK(r == 20000);
 	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
+/* ---- lock-free increments against the writers that seal (integer.h) ---------------------------------- */
+
+#define RACE_MIN_INCRS 20000
+#define RACE_ROUNDS 1200
+
+/* What the processes of a race report, in MAP_SHARED memory. */
+typedef struct race_ledger {
+	_Atomic int64_t added;         /* increments that returned TBL_OK, times their delta */
+	_Atomic int64_t removed;       /* integers taken out by delete_if, which removes exactly what it names */
+	_Atomic int64_t put_back;      /* integers put in by add() where the key was missing */
+	_Atomic int64_t cas_same, cas_to_string, deletes, adds;   /* what the disturber did */
+	_Atomic uint32_t disturbed;    /* the disturber's rounds are done: the incrementers stop */
+} race_ledger_t;
+
+static race_ledger_t *ledger;
+
+static int incr_counting(tbl_t *t, int id)
+{
+	int64_t r, delta = id % 2 ? 3 : 1;
+	int i, bad = 0;
+
+	for (i = 0; i < RACE_MIN_INCRS || !atomic_load(&ledger->disturbed); i++) {
+		tbl_status_t st = tbl_incr(t, 0, "counter", 7, delta, 0, &r);
+
+		if (st == TBL_OK) {
+			atomic_fetch_add(&ledger->added, delta);
+		} else if (st != TBL_ETYPE) {   /* ETYPE: the disturber holds a string there for a moment */
+			bad++;
+		}
+	}
+	return bad ? 1 : 0;
+}
+
+static int read_counter(tbl_t *t, int64_t *out)
+{
+	tbl_view_t v;
+	int found = 0;
+
+	if (tbl_read_begin(t) != TBL_OK) {
+		return -1;
+	}
+	if (tbl_lookup(t, 0, "counter", 7, &v, 0) == TBL_OK && v.type == TBL_T_LONG) {
+		*out = tbl_view_long(&v);
+		found = 1;
+	}
+	tbl_read_end(t);
+	return found;
+}
+
+/* One round of the disturber, retried until it has done its operation: 0 a cas to the same integer (a
+ * new entry), 1 a cas to a string and back (increments in between fail with ETYPE and are not counted),
+ * 2 a delete_if of the integer just read (removed). A missing key is put back with add() first. */
+static int disturb_once(tbl_t *t, int kind)
+{
+	for (;;) {
+		int64_t cur = 0;
+		tbl_value_t want = { TBL_T_LONG, &cur, sizeof(cur), NULL }, str;
+		char s[32];
+		int found = read_counter(t, &cur);
+
+		if (found < 0) {
+			return 1;
+		}
+		if (!found) {
+			int64_t x = 1000;
+			tbl_value_t v = { TBL_T_LONG, &x, sizeof(x), NULL };
+
+			if (tbl_store(t, 0, "counter", 7, &v, 0, TBL_STORE_ADD) == TBL_OK) {
+				atomic_fetch_add(&ledger->put_back, x);
+				atomic_fetch_add(&ledger->adds, 1);
+			}
+			continue;
+		}
+		if (kind == 0) {
+			if (tbl_cas(t, 0, "counter", 7, &want, &want) == TBL_OK) {
+				atomic_fetch_add(&ledger->cas_same, 1);
+				return 0;
+			}
+		} else if (kind == 1) {
+			snprintf(s, sizeof(s), "S%lld", (long long)cur);
+			str = fixture_str(s);
+			if (tbl_cas(t, 0, "counter", 7, &want, &str) == TBL_OK) {
+				atomic_fetch_add(&ledger->cas_to_string, 1);
+				/* Nobody else writes strings here: this cas back cannot miss. */
+				return tbl_cas(t, 0, "counter", 7, &str, &want) == TBL_OK ? 0 : 1;
+			}
+		} else if (tbl_delete_if(t, 0, "counter", 7, &want) == TBL_OK) {
+			atomic_fetch_add(&ledger->removed, cur);
+			atomic_fetch_add(&ledger->deletes, 1);
+			return 0;
+		}
+	}
+}
+
+static int disturb(tbl_t *t, int id)
+{
+	int r, bad = 0;
+
+	(void)id;
+	for (r = 0; r < RACE_ROUNDS; r++) {
+		bad += disturb_once(t, r % 3);
+	}
+	atomic_store(&ledger->disturbed, 1);
+	return bad ? 1 : 0;
+}
+
+static int race_role(tbl_t *t, int id)
+{
+	return id < 2 ? incr_counting(t, id) : disturb(t, id);
+}
+
+/* Two processes increment one key without its lock while a third replaces it by cas (the same integer,
+ * or a string and back), removes it by delete_if and puts it back by add(), 400 times each. Every
+ * increment that returned TBL_OK is in the total: counter = added - removed + put back, exactly. */
+TBL_TEST(test_lock_free_increments_stay_exact_against_racing_writers)
+{
+	tbl_t *t = fixture_open(8 * MB, TBL_POLICY_GDSF);
+	int64_t final = 0;
+
+	REQUIRE(t != NULL);
+	ledger = mmap(NULL, sizeof(*ledger), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(ledger != MAP_FAILED);
+	memset(ledger, 0, sizeof(*ledger));
+	CHECK(run_children(t, 3, race_role) == 3);
+	CHECK(read_counter(t, &final) >= 0);
+	fprintf(stderr, "  (%lld added, %lld add() of the missing key)\n", (long long)ledger->added,
+	        (long long)ledger->adds);
+	CHECK_EQ_U64(ledger->cas_same, RACE_ROUNDS / 3);
+	CHECK_EQ_U64(ledger->cas_to_string, RACE_ROUNDS / 3);
+	CHECK_EQ_U64(ledger->deletes, RACE_ROUNDS / 3);
+	CHECK(final == ledger->added - ledger->removed + ledger->put_back);
+	CHECK_CONSISTENT(t);
+	munmap(ledger, sizeof(*ledger));
+	tbl_destroy(t);
+}
+
+/* Counters incremented while a writer makes gdsf evict and move, in MAP_SHARED memory. */
+#define MOVE_COUNTERS 256u
+
+typedef struct move_record {
+	_Atomic uint32_t ready;        /* incrementers past their first round: the writer starts */
+	_Atomic uint32_t filled;       /* the writer is done: the incrementers stop */
+	_Atomic int64_t added[MOVE_COUNTERS];     /* increments that returned TBL_OK */
+	_Atomic uint32_t created[MOVE_COUNTERS];  /* of them, those that returned 1: the key was missing */
+	uint64_t at[MOVE_COUNTERS];    /* incrementer 0: where it last saw each counter */
+	uint32_t relocated;            /* and how often it found one at another offset */
+} move_record_t;
+
+static move_record_t *moves;
+
+static int incr_round_robin(tbl_t *t, int id)
+{
+	char key[16];
+	uint32_t i, c;
+	int64_t r;
+
+	for (i = 0; !atomic_load(&moves->filled) || i < 4 * MOVE_COUNTERS; i++) {
+		c = i % MOVE_COUNTERS;
+		snprintf(key, sizeof(key), "c%u", c);
+		if (tbl_incr(t, 0, key, strlen(key), 1, 0, &r) != TBL_OK) {
+			return 1;
+		}
+		atomic_fetch_add(&moves->added[c], 1);
+		if (r == 1) {
+			atomic_fetch_add(&moves->created[c], 1);
+		}
+		if (i == MOVE_COUNTERS) {
+			atomic_fetch_add(&moves->ready, 1);
+		}
+		if (id == 0) {
+			tbl_view_t v;
+
+			if (tbl_read_begin(t) != TBL_OK) {
+				return 1;
+			}
+			if (tbl_lookup(t, 0, key, strlen(key), &v, 0) == TBL_OK) {
+				moves->relocated += moves->at[c] && v.entry != moves->at[c];
+				moves->at[c] = v.entry;
+			}
+			tbl_read_end(t);
+		}
+	}
+	return 0;
+}
+
+static int fill_while_counting(tbl_t *t, int id)
+{
+	char key[32], val[2048];
+	int i;
+
+	memset(val, 'a' + id, sizeof(val));
+	while (atomic_load(&moves->ready) < 2) {
+		sched_yield();
+	}
+	for (i = 0; i < 12000; i++) {
+		tbl_value_t v = { TBL_T_STRING, val, 0, NULL };
+
+		snprintf(key, sizeof(key), "f%d", i);
+		v.len = 100u + ((uint32_t)i * 2654435761u >> 8) % 1900u;
+		(void)tbl_store(t, 0, key, strlen(key), &v, 0, TBL_STORE_SET);
+	}
+	atomic_store(&moves->filled, 1);
+	return 0;
+}
+
+static int move_role(tbl_t *t, int id)
+{
+	return id < 2 ? incr_round_robin(t, id) : fill_while_counting(t, id);
+}
+
+/* The same while gdsf evicts around 256 counters in a table too small for what a third process writes,
+ * and moves the counters (read often, small) out of the runs it evicts. A counter that eviction took
+ * starts again from 0 (an increment then returns 1 a second time); every other one holds exactly the
+ * increments made to it. */
+TBL_TEST(test_lock_free_increments_stay_exact_while_gdsf_moves_them)
+{
+	tbl_t *t = fixture_open(2 * MB, TBL_POLICY_GDSF);
+	uint32_t c, whole = 0, exact = 0;
+	char key[16];
+
+	REQUIRE(t != NULL);
+	moves = mmap(NULL, sizeof(*moves), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(moves != MAP_FAILED);
+	memset(moves, 0, sizeof(*moves));
+	CHECK(run_children(t, 3, move_role) == 3);
+	for (c = 0; c < MOVE_COUNTERS; c++) {
+		int64_t v = -1;
+		tbl_view_t view;
+
+		snprintf(key, sizeof(key), "c%u", c);
+		REQUIRE(tbl_read_begin(t) == TBL_OK);
+		if (tbl_lookup(t, 0, key, strlen(key), &view, 0) == TBL_OK) {
+			v = tbl_view_long(&view);
+		}
+		tbl_read_end(t);
+		if (v >= 0 && moves->created[c] == 1) {
+			whole++;
+			exact += v == moves->added[c];
+		}
+	}
+	fprintf(stderr, "  (counters moved %u times; %u of %u never evicted, %u of them exact)\n", moves->relocated,
+	        whole, MOVE_COUNTERS, exact);
+	CHECK(moves->relocated > 0);
+	CHECK(whole > 0);
+	CHECK_EQ_U64(exact, whole);
+	CHECK_CONSISTENT(t);
+	munmap(moves, sizeof(*moves));
 	tbl_destroy(t);
 }
 
@@ -277,6 +530,8 @@ TBL_TEST(test_sigkilled_writers_never_wedge_or_corrupt)
 
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_parallel_increments_are_exact),
+	TBL_TEST_ENTRY(test_lock_free_increments_stay_exact_against_racing_writers),
+	TBL_TEST_ENTRY(test_lock_free_increments_stay_exact_while_gdsf_moves_them),
 	TBL_TEST_ENTRY(test_readers_never_see_torn_values),
 	TBL_TEST_ENTRY(test_readers_never_see_torn_values_while_entries_move),
 	TBL_TEST_ENTRY(test_retired_entry_survives_while_a_reader_is_inside),

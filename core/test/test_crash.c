@@ -47,6 +47,8 @@
 #include "crash.h"
 #include "crash_harness.h"
 #include "epoch.h"
+#include "index.h"
+#include "integer.h"
 #include "sync.h"
 
 #define MB (1024u * 1024u)
@@ -92,7 +94,7 @@ enum op_kind {
 	OP_COUNT,
 	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM,
 	OP_HOLD, OP_FORK_HOLDING, OP_RELEASE, OP_HOLD_AT_CEILING,
-	OP_PUNCH, OP_SET_BIG, OP_SET_HUGE
+	OP_PUNCH, OP_SET_BIG, OP_SET_HUGE, OP_SEAL, OP_CAS_LONG
 };
 
 /* OP_SET_BIG stores BIG_LEN bytes: its value string repeated. Under noeviction, after OP_FILL filled the
@@ -105,8 +107,8 @@ typedef struct op {
 	const char *ns;                /* NULL: the default namespace */
 	const char *key;
 	const char *val;               /* OP_CAS: the new value; OP_INCR: NULL */
-	const char *expected;          /* OP_CAS */
-	int64_t delta;                 /* OP_INCR */
+	const char *expected;          /* OP_CAS; OP_CAS_LONG: the integer, in decimal */
+	int64_t delta;                 /* OP_INCR; OP_CAS_LONG: the new integer */
 } op_t;
 
 /* "vic" takes the last free id; a process dies recycling "empty" for "vicx", the victim's next lookup
@@ -136,7 +138,12 @@ static const op_t ops[] = {
 	{ OP_ADD, NULL, "a3", "not-added", NULL, 0 },
 	{ OP_DEL, NULL, "base4", NULL, NULL, 0 },
 	{ OP_INCR, NULL, "ctr", NULL, NULL, 5 },
-	{ OP_INCR, NULL, "ctr", NULL, NULL, 7 },
+	{ OP_INCR, NULL, "ctr", NULL, NULL, 7 },            /* lock-free, in place */
+	{ OP_CAS_LONG, NULL, "ctr", NULL, "11", 40 },       /* does not match: sealed, then unsealed */
+	{ OP_CAS_LONG, NULL, "ctr", NULL, "12", 20 },       /* matches: sealed, then replaced */
+	{ OP_SEAL, NULL, "ctr", NULL, NULL, 0 },            /* as a writer that died after sealing leaves it */
+	{ OP_INCR, NULL, "ctr", NULL, NULL, 3 },            /* takes the stripe lock, clears the seal */
+	{ OP_INCR, NULL, "ctr", NULL, NULL, 1 },            /* lock-free again */
 	{ OP_CAS, NULL, "base5", "swapped", "value-5", 0 },
 	{ OP_TOUCH, NULL, "base6", NULL, NULL, 0 },
 	{ OP_SET, "vic", "k2", "two", NULL, 0 },
@@ -318,6 +325,29 @@ static int run_op(tbl_t *t, const op_t *o)
 		v = fixture_str(o->val);
 		st = WITH_NS(t, o->ns, h, tbl_cas(t, h, o->key, strlen(o->key), &e, &v));
 		return st == TBL_OK ? 0 : (int)st;
+	}
+	case OP_CAS_LONG: {
+		int64_t want = strtoll(o->expected, NULL, 10), to = o->delta;
+		tbl_value_t e = { TBL_T_LONG, &want, sizeof(want), NULL };
+		v = (tbl_value_t){ TBL_T_LONG, &to, sizeof(to), NULL };
+		st = WITH_NS(t, o->ns, h, tbl_cas(t, h, o->key, strlen(o->key), &e, &v));
+		return st == TBL_OK || st == TBL_EMISMATCH ? 0 : (int)st;
+	}
+	case OP_SEAL: {
+		/* Seal the integer as a writer that died between sealing and unlinking leaves it (integer.h).
+		 * The victim is the only writer of its default namespace's "ctr" at this point. */
+		uint64_t hash = tbl_hash_of(t, TBL_NS_DEFAULT, o->key, strlen(o->key));
+		tbl_entry_t *e;
+
+		if (tbl_read_begin(t) != TBL_OK) {
+			return 1;
+		}
+		e = tbl_index_find(t, hash, tbl_ns_id(TBL_NS_DEFAULT), o->key, strlen(o->key));
+		if (e && e->type == TBL_T_LONG) {
+			(void)tbl_long_seal(e);
+		}
+		tbl_read_end(t);
+		return 0;   /* evicted meanwhile: nothing to seal */
 	}
 	case OP_TOUCH:
 		st = WITH_NS(t, o->ns, h, tbl_touch(t, h, o->key, strlen(o->key), 100000));
@@ -548,6 +578,7 @@ static void model_apply(model_t *m, const op_t *o, int partial)
 
 	switch (o->kind) {
 	case OP_SET: case OP_ADD: case OP_DEL: case OP_INCR: case OP_CAS: case OP_TOUCH: case OP_SET_BIG:
+	case OP_CAS_LONG: case OP_SEAL:
 		k = model_key(m, o->ns, o->key);
 		before = *k;
 		if (o->kind == OP_SET_BIG) {
@@ -563,6 +594,8 @@ static void model_apply(model_t *m, const op_t *o, int partial)
 			k->present = k->is_long = 1;
 		} else if (o->kind == OP_CAS && k->present && !k->is_long && strcmp(k->val, o->expected) == 0) {
 			model_set(k, o->val);
+		} else if (o->kind == OP_CAS_LONG && k->present && k->is_long && k->lval == strtoll(o->expected, NULL, 10)) {
+			k->lval = o->delta;
 		}
 		if (partial) {
 			k->alt_present = k->present;

@@ -481,7 +481,7 @@ TBL_TEST(test_killed_holders_of_live_entries_are_released_by_stats)
 	CHECK_EQ_U64(st.held_entries, 0);
 	CHECK_EQ_U64(st.held_bytes, 0);
 	/* A fresh process may hold as much as they did, of other entries: the budget is free again. */
-	budget = 30 * (uint64_t)tbl_entry_alloc_size(3, 1000) + 30 * 32;
+	budget = 30 * (uint64_t)tbl_entry_alloc_size(3, TBL_T_STRING, 1000) + 30 * 32;
 	pid = fork();
 	if (pid == 0) {
 		int ok = 1;
