@@ -306,6 +306,7 @@ static blk_kind_t classify(tbl_t *t, uint64_t off, uint32_t now_sec, uint32_t *r
 {
 	tbl_entry_t *e;
 
+	t->evict_looked++;
 	if (!tbl_alloc_block_used(t->base, off)) {
 		return BK_FREE;
 	}
