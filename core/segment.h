@@ -240,6 +240,7 @@ struct tbl {
 	tbl_shm_t shm;
 	uint64_t rng;                  /* xorshift state for eviction sampling */
 	uint32_t store_count;          /* drives incremental TTL sweeps */
+	uint64_t evict_looked;         /* blocks this process's evictions looked at (core/bench/eviction_replay) */
 	pid_t pid;                     /* owner of `slot` */
 	_Atomic uint64_t *holds;       /* all slots' hold lists (TBL_HOLD_MAX each) */
 	uint64_t *hold_set;            /* process-local: offsets this process holds, open addressing */

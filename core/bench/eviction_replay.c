@@ -12,7 +12,9 @@
  *   eviction_replay [--memory MB] [--keys N] [--ops N] [--zipf X] [--seed N] [--policy NAME ...]
  *
  * Output: one line per policy: "policy P: hit ratio H (hits/counted), evictions E, failed sets F,
- * S s[, same on a second run | DIFFERENT on a second run]".
+ * S s[, same on a second run | DIFFERENT on a second run]", then what an eviction run (one window) cost on
+ * average: the entries it evicted, the heap blocks it looked at (the time is too noisy on a shared
+ * machine to compare), the entries it moved.
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include "table_core.h"
+#include "segment.h"   /* struct tbl's evict_looked: what the evictions cost */
 
 typedef struct trace {
 	uint32_t nops, nkeys;
@@ -86,7 +89,7 @@ static void trace_make(trace_t *tr, uint32_t nops, uint32_t nkeys, double zipf, 
 }
 
 typedef struct result {
-	uint64_t hits, counted, failed, evictions, runs, moves, entries, entry_bytes, heap;
+	uint64_t hits, counted, failed, evictions, runs, moves, entries, entry_bytes, heap, looked;
 	double seconds;
 } result_t;
 
@@ -140,6 +143,7 @@ static int replay(const trace_t *tr, uint64_t memory, tbl_policy_t policy, resul
 	r->entries = st.entries;
 	r->entry_bytes = st.entry_bytes;
 	r->heap = st.heap_size;
+	r->looked = t->evict_looked;
 	tbl_destroy(t);
 	return 0;
 }
@@ -218,6 +222,8 @@ int main(int argc, char **argv)
 		if (replay(&tr, memory << 20, p, &r1) != 0 || replay(&tr, memory << 20, p, &r2) != 0) {
 			return 1;
 		}
+		double runs = r1.runs ? (double)r1.runs : 1.0;
+
 		printf("policy %-10s hit ratio %.4f (%llu/%llu), evictions %llu in %llu runs (%llu moved), failed sets %llu, "
 		       "%llu entries hold %.1f%% of the %.1f MiB heap, %.2f s, %s on a second run\n",
 		       policies[i], (double)r1.hits / (double)r1.counted, (unsigned long long)r1.hits,
@@ -225,6 +231,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)r1.failed, (unsigned long long)r1.entries,
 		       100.0 * (double)r1.entry_bytes / (double)r1.heap, (double)r1.heap / 1048576.0,
 		       r1.seconds, r1.hits == r2.hits ? "same" : "DIFFERENT");
+		printf("    per run: %.2f evicted, %.1f blocks looked at, %.2f moved\n", (double)r1.evictions / runs,
+		       (double)r1.looked / runs, (double)r1.moves / runs);
 	}
 	free(tr.ops);
 	free(tr.size);
