@@ -1,15 +1,10 @@
 /*
- * evict.c - making room when the heap is full, and reclaiming expired entries.
+ * evict.c - eviction: choosing one window of neighbouring blocks and evicting it, under every policy;
+ * and (until they get a file of their own) the TTL sweeps.
  *
- * When an allocation fails, the writer (holding its own stripe lock) tries, in order:
- *   1. reclamation of retired blocks no reader can still see;
- *   2. removal of expired entries, in the stripes whose earliest-expiry hint has passed;
- *   3. unless the policy is noeviction, eviction of ONE window (below), which reclaims and allocates
- *      in the same hold of the allocator lock;
- *   4. when the window's blocks (or anything else retired) still wait for readers, a short wait (at
- *      most TBL_ROOM_WAIT_MS, with one check for dead readers) instead of evicting more; no wait at
- *      all when the oldest pin is the writer's own (tbl_pin), which only its request's end releases.
- * A full table therefore costs a failing set() a bounded time and never wipes anything wholesale.
+ * Called by room.c (tbl_room_alloc) when a write found no free block, after reclamation and expiry did
+ * not help: tbl_evict_window evicts ONE window, reclaims and allocates in the same hold of the allocator
+ * lock. Whether to call it again, wait for readers or give up is room.c's decision, not this file's.
  *
  * WINDOWS. A write of S bytes needs one free block of need = S + header bytes. Evicting single sampled
  * entries until one happens to leave such a block behind (what this file used to do) evicts thousands
@@ -36,7 +31,7 @@
  *     entry once S counts the block the write takes); gdsf's need is twice the write's, so it evicts
  *     less than 2*S + one entry;
  *   - one write evicts at most one window while readers hold what it retired (it waits for them),
- *     and at most TBL_EVICT_MAX_WINDOWS in all;
+ *     and at most TBL_EVICT_MAX_WINDOWS in all (room.c);
  *   - a window never crosses a retired block (it cannot be freed now) and is evicted only when every
  *     used block in it is a linked entry whose stripe this writer holds or could trylock: a fresh
  *     block of another writer is never touched;
@@ -48,7 +43,6 @@
  * replacing set) is: an entry unlinked but not yet retired, or a copy not yet linked, is a leak the GC
  * retires; the heap's shape changes only inside tbl_free/tbl_alloc.
  */
-#include <sched.h>
 #include <stddef.h>
 #include <string.h>
 #include "crash.h"
@@ -56,17 +50,12 @@
 #include "epoch.h"
 #include "evict.h"
 #include "index.h"
-#include "split.h"
 #include "sync.h"
 
 #define TBL_EVICT_SEEDS        8u     /* sampled entries a candidate window grows from */
 #define TBL_EVICT_FREE_SEEDS   4u     /* and the largest free blocks */
 #define TBL_EVICT_PROBES       64u    /* random buckets looked at per sample, at most */
 #define TBL_EVICT_CHAIN_LOOK   4u     /* entries taken per sampled chain */
-#define TBL_EVICT_MAX_WINDOWS  16u    /* windows one write may evict, in all: beyond the first, each only
-                                       * replaces room another writer took (see tbl_alloc_entry) */
-#define TBL_EVICT_RESAMPLES    8u     /* fresh samples before a write that found no window fails */
-#define TBL_ROOM_WAIT_MS       200u   /* longest a writer waits for pinned blocks */
 
 /* gdsf */
 #define TBL_GDSF_WINDOWS       32u    /* windows the sweep offers per eviction */
@@ -104,7 +93,7 @@ static int stripe_due(tbl_t *t, uint32_t stripe, int ns, uint32_t now_sec)
 	if (ns >= 0) {
 		return cell_due(t, stripe, (uint32_t)ns, now_sec);
 	}
-	for (i = 0, n = tbl_ns_count_created(t); i < n; i++) {
+	for (i = 0, n = tbl_ns_created(t); i < n; i++) {
 		if (cell_due(t, stripe, i, now_sec)) {
 			return 1;
 		}
@@ -115,7 +104,7 @@ static int stripe_due(tbl_t *t, uint32_t stripe, int ns, uint32_t now_sec)
 void tbl_expire_stripe_locked(tbl_t *t, uint32_t stripe, int ns, uint32_t now_sec)
 {
 	tbl_header_t *h = t->hdr;
-	unsigned i, n = tbl_ns_count_created(t);
+	unsigned i, n = tbl_ns_created(t);
 	uint64_t b, removed = 0;
 
 	for (i = 0; i < n; i++) {
@@ -174,7 +163,7 @@ void tbl_expire_due(tbl_t *t, int ns, uint32_t now_sec)
  * Non-zero when some stripe was due: the caller tries to allocate again. (Not "when retired_blocks
  * changed": retiring reclaims every TBL_RECLAIM_EVERY retires, which can bring the count back to where
  * it was although everything expired was freed.) */
-static int expire_for_room(tbl_t *t, uint32_t held, uint32_t now_sec)
+int tbl_expire_for_room(tbl_t *t, uint32_t held, uint32_t now_sec)
 {
 	uint32_t s;
 	int any = 0;
@@ -294,7 +283,7 @@ static tbl_entry_t *block_entry(tbl_t *t, uint64_t off)
 {
 	tbl_entry_t *e = tbl_entry_at(t, off);
 
-	/* Non-zero exactly for retired blocks: tbl_alloc_entry clears it under the lock it is set under. A
+	/* Non-zero exactly for retired blocks: tbl_entry_block clears it under the lock it is set under. A
 	 * retired block is itself, whatever its type says. */
 	if (TBL_UNLIKELY(e->type == TBL_T_PIECE) && e->retire_epoch == 0) {
 		return tbl_piece_owner(t, e);
@@ -716,25 +705,6 @@ static void gdsf_pass(tbl_t *t, const window_t *w, uint32_t now_sec)
 	tbl_alloc_set_hand(a, tbl_alloc_block_above(a, t->base, w->last));
 }
 
-/* A block just allocated (allocator lock held): not retired (classify() relies on it), and held by
- * nobody. Only then is the allocator's fresh mark cleared: a writer killed before that leaves a block the
- * GC knows was never initialised (its old bytes could hold any hold count, which would keep it on the
- * held list forever); one killed after leaves an entry whose fields the GC and reclamation can read. */
-static uint64_t entry_block(tbl_t *t, uint64_t off)
-{
-	if (off) {
-		tbl_entry_t *e = tbl_entry_at(t, off);
-
-		TBL_CRASH_POINT("evict.block.allocated");
-		e->retire_epoch = 0;
-		atomic_store_explicit(&e->holds, 0, memory_order_relaxed);
-		TBL_CRASH_POINT("evict.block.cleared");
-		atomic_signal_fence(memory_order_seq_cst);
-		tbl_alloc_settle(t->base, off);
-	}
-	return off;
-}
-
 /* ---- gdsf: moving what a window should keep ----------------------------------------------------------- */
 
 /* A window is a run of neighbours, so besides the cheap entries it is chosen for it may hold valuable
@@ -796,7 +766,7 @@ static int entry_move(tbl_t *t, tbl_entry_t *e, uint64_t target)
 	b = tbl_bucket_of_hash(t, e->hash);
 	s = tbl_stripe_of_bucket(t, b);
 	link = tbl_index_link_of(t, b, e);
-	if (!link || !(off = entry_block(t, tbl_alloc_from(&t->hdr->alloc, t->base, target, size)))) {
+	if (!link || !(off = tbl_entry_block(t, tbl_alloc_from(&t->hdr->alloc, t->base, target, size)))) {
 		return 0;
 	}
 	TBL_CRASH_POINT("evict.move.allocated");
@@ -858,32 +828,10 @@ static unsigned sample_seeds(tbl_t *t, uint64_t *seeds, unsigned max)
 }
 
 
-uint64_t tbl_alloc_entry_from_free(tbl_t *t, uint64_t min, uint64_t max)
-{
-	tbl_alloc_t *a = &t->hdr->alloc;
-	uint64_t largest, off = 0;
-
-	if (tbl_alloc_lock(t) != TBL_OK) {
-		return 0;
-	}
-	largest = tbl_alloc_largest_free(a, t->base);
-	if (largest >= min) {
-		off = entry_block(t, tbl_alloc(a, t->base, largest < max ? largest : max));
-	}
-	tbl_alloc_unlock(t);
-	return off;
-}
-
-typedef enum evict_result {
-	EV_NONE,   /* nothing to evict: no window of the size exists between retired blocks */
-	EV_BUSY,   /* every candidate window had an entry in a stripe another writer holds */
-	EV_DONE    /* one window evicted (and, if readers let it be freed, *off allocated) */
-} evict_result_t;
-
 /* Make room for `size` bytes by evicting one window: sample seeds, grow a window around each, evict
  * the best one that can be locked, reclaim and allocate, all under one hold of the allocator lock so
  * that no other writer takes the space in between. */
-static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now, uint64_t *off)
+tbl_evict_result_t tbl_evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now, uint64_t *off)
 {
 	tbl_header_t *h = t->hdr;
 	tbl_policy_t policy = (tbl_policy_t)h->policy;
@@ -893,7 +841,7 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 	window_t cand[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS + 1 + TBL_GDSF_WINDOWS];
 	unsigned char order[TBL_EVICT_SEEDS + TBL_EVICT_FREE_SEEDS + 1 + TBL_GDSF_WINDOWS];
 	unsigned nseeds, nentry, ntargets = 0, ncand = 0, nbuilt = 0, i, j, pass;
-	evict_result_t result = EV_NONE;
+	tbl_evict_result_t result = TBL_EV_NONE;
 
 	*off = 0;
 	/* The read section keeps the seeds from being freed until the allocator lock does. */
@@ -901,7 +849,7 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 	nseeds = gdsf ? 0 : sample_seeds(t, seeds, TBL_EVICT_SEEDS);
 	if (tbl_alloc_lock(t) != TBL_OK) {
 		tbl_epoch_exit(t);
-		return EV_NONE;   /* an unusable allocator lock: never evict or allocate unlocked */
+		return TBL_EV_NONE;   /* an unusable allocator lock: never evict or allocate unlocked */
 	}
 	tbl_epoch_exit(t);   /* now, so this writer's own slot does not hold back what it evicts */
 	/* The largest free fragments too: a window around one costs less, and uses space that would
@@ -952,7 +900,7 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 		const window_t *w = &cand[order[i]];
 
 		if (!window_lock(t, held, w, &locked)) {
-			result = EV_BUSY;
+			result = TBL_EV_BUSY;
 			continue;
 		}
 		if (w->sweep) {
@@ -971,123 +919,14 @@ static evict_result_t evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_n
 		stripes_unlock(t, locked);
 		TBL_CRASH_POINT("evict.window.evicted");
 		tbl_reclaim_locked(t, 0);
-		*off = entry_block(t, tbl_alloc(&h->alloc, t->base, size));
-		result = EV_DONE;
+		*off = tbl_entry_block(t, tbl_alloc(&h->alloc, t->base, size));
+		result = TBL_EV_DONE;
 		break;
 	}
-	if (gdsf && result != EV_DONE && stop) {
+	if (gdsf && result != TBL_EV_DONE && stop) {
 		/* Nothing here could be evicted (barriers, busy stripes): the next look starts further on. */
 		tbl_alloc_set_hand(&h->alloc, stop);
 	}
 	tbl_alloc_unlock(t);
 	return result;
-}
-
-static int can_still_evict(const tbl_header_t *h, unsigned windows)
-{
-	return h->policy != TBL_POLICY_NOEVICTION && windows < TBL_EVICT_MAX_WINDOWS;
-}
-
-uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
-{
-	tbl_header_t *h = t->hdr;
-	uint64_t deadline = 0;
-	int expired_tried = 0, reaped = 0, reap_now = 0, waited_out = 0, holders_checked = 0;
-	unsigned windows = 0, unlucky = 0;
-
-	if (!t->rng) {
-		t->rng = ((uint64_t)t->pid << 32) ^ now.tick ^ 0x9E3779B97F4A7C15ull;
-	}
-	for (;;) {
-		uint64_t off, pending, ms, min;
-		/* Once we are waiting, check (once per call) whether the readers pinning the retired blocks
-		 * are dead processes. */
-		int reap = (deadline != 0 || reap_now) && !reaped;
-
-		reaped |= reap;
-		if (tbl_alloc_lock(t) != TBL_OK) {
-			return 0;   /* an unusable allocator lock: no room (never allocate unlocked) */
-		}
-		off = tbl_alloc(&h->alloc, t->base, size);
-		if (!off && (h->retire_head || h->held_head)) {   /* held_head: epoch.c, zero-copy holds */
-			tbl_reclaim_locked(t, reap);
-			off = tbl_alloc(&h->alloc, t->base, size);
-		}
-		entry_block(t, off);
-		pending = h->retired_bytes;
-		tbl_alloc_unlock(t);
-		if (off) {
-			return off;
-		}
-		if (!expired_tried) {
-			expired_tried = 1;
-			if (expire_for_room(t, held, now.sec)) {
-				continue;
-			}
-		}
-		/* Evict one window. Once one is evicted, its blocks only wait for readers to leave: wait for
-		 * them rather than evict a second window (that is what keeps the price of a write bounded).
-		 * Nor evict at all while what already waits for readers could cover the request (with slack
-		 * for fragmentation): those readers leave, or are found dead and reaped, and a live entry
-		 * evicted instead would be lost for nothing. Once waiting for them has run out, evict after
-		 * all (at most TBL_EVICT_MAX_WINDOWS in all) rather than fail the write. */
-		if (h->policy != TBL_POLICY_NOEVICTION && (windows == 0 || pending == 0 || waited_out)
-		    && (pending < 2 * size || waited_out) && windows < TBL_EVICT_MAX_WINDOWS) {
-			evict_result_t r = evict_window(t, held, size, now, &off);
-
-			if (off) {
-				return off;
-			}
-			if (r == EV_DONE) {
-				windows++;
-				continue;
-			}
-			if (r == EV_NONE && pending == 0) {
-				/* No sampled window could grow to the size: barriers (retired or held blocks) hemmed
-				 * in every seed. Held ones may be held by processes that died: release their holds
-				 * (once per write), which makes those entries evictable. Other seeds may do better;
-				 * after a few samples, it cannot fit. */
-				if (!holders_checked) {
-					holders_checked = 1;
-					if (tbl_holders_check(t, 1) > 0) {
-						continue;
-					}
-				}
-				if (++unlucky < TBL_EVICT_RESAMPLES) {
-					continue;
-				}
-				return 0;
-			}
-		} else if (pending == 0) {
-			return 0;       /* noeviction, and nothing will be freed */
-		}
-		/* Blocks are pinned by readers (or a victim's stripe was busy). Readers leave within
-		 * microseconds unless descheduled, so wait, for a bounded time; but not for a reader that
-		 * already made a writer wait in vain (a long scan, a stuck process): fail at once instead. */
-		min = tbl_epoch_min_active(t);
-		ms = tbl_clock_monotonic_ms();
-		if (min != UINT64_MAX && min == atomic_load(&h->stuck_epoch)) {
-			if (reaped) {
-				if (!waited_out && can_still_evict(h, windows)) {
-					waited_out = 1;
-					continue;
-				}
-				return 0;
-			}
-			/* Known to be stuck: do not wait, but do check once whether that reader has died. */
-			reap_now = 1;
-			continue;
-		}
-		if (!deadline) {
-			deadline = ms + TBL_ROOM_WAIT_MS;
-		} else if (ms >= deadline) {
-			atomic_store(&h->stuck_epoch, min);
-			if (!waited_out && can_still_evict(h, windows)) {
-				waited_out = 1;
-				continue;
-			}
-			return 0;
-		}
-		sched_yield();
-	}
 }

@@ -1,20 +1,25 @@
 /*
- * evict.h - making room: reclamation, TTL sweeps and sampled eviction.
+ * evict.h - eviction (evict.c): one window of neighbouring blocks evicted under the table's policy, the
+ * policies' usage words, and the TTL sweeps. Below room.h, which decides when to evict; above entry.h and
+ * epoch.h, through which what it evicts leaves the index and is reclaimed.
  */
 #ifndef TBL_EVICT_H
 #define TBL_EVICT_H
 
 #include "segment.h"
 
-/* Allocate a block of `size` bytes for a new entry, for a writer holding stripe `held`. On failure it
- * reclaims retired blocks, sweeps expired entries and, unless the policy is noeviction, evicts sampled
- * entries (other stripes only through trylock, so no lock-order inversion), then retries, a bounded
- * number of times. Returns the payload offset, or 0 when the table is full. */
-uint64_t tbl_alloc_entry(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now);
+typedef enum tbl_evict_result {
+	TBL_EV_NONE,   /* nothing to evict: no window of the size exists between retired blocks */
+	TBL_EV_BUSY,   /* every candidate window had an entry in a stripe another writer holds */
+	TBL_EV_DONE    /* one window evicted (and, if readers let it be freed, *off allocated) */
+} tbl_evict_result_t;
 
-/* A block of between `min` and `max` bytes, as large as the largest free block allows, without making
- * room: 0 when no free block has `min`. For the pieces of a split value (split.c). */
-uint64_t tbl_alloc_entry_from_free(tbl_t *t, uint64_t min, uint64_t max);
+/* Make room for `size` bytes by evicting one window, for a writer holding stripe `held` (other stripes
+ * only through trylock): choose candidates, evict the best one whose stripes can all be taken, reclaim
+ * and allocate, all under one hold of the allocator lock so that no other writer takes the space in
+ * between. *off: the block (initialised, tbl_entry_block), 0 when none (what was evicted still waits
+ * for readers, or nothing was). Call holding no allocator lock, outside a read section; t->rng seeded. */
+tbl_evict_result_t tbl_evict_window(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now, uint64_t *off);
 
 /* gdsf's usage word: a stamp of the inflation clock (its high 29 bits), taken when the entry is stored
  * and when the eviction sweep passes it after a read; whether it has been read since the sweep last
@@ -57,5 +62,9 @@ void tbl_expire_stripe_locked(tbl_t *t, uint32_t stripe, int ns, uint32_t now_se
 
 /* Make the counters of `ns` (or all, ns < 0) exact: sweep stripes whose earliest expiry has passed. */
 void tbl_expire_due(tbl_t *t, int ns, uint32_t now_sec);
+
+/* Under memory pressure, for a writer holding stripe `held`: expire what is due in every stripe it can
+ * get. Non-zero when some stripe was due (the caller tries to allocate again). */
+int tbl_expire_for_room(tbl_t *t, uint32_t held, uint32_t now_sec);
 
 #endif

@@ -22,6 +22,7 @@
 #include "crash.h"
 #include "proc.h"
 #include "sync.h"
+#include "table_core.h"
 
 static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 {

@@ -47,6 +47,7 @@
 #include "crash.h"
 #include "crash_harness.h"
 #include "epoch.h"
+#include "ns.h"
 #include "sync.h"
 
 #define MB (1024u * 1024u)
