@@ -22,6 +22,7 @@
 #include "entry.h"
 #include "epoch.h"
 #include "evict.h"
+#include "expire.h"
 #include "room.h"
 #include "sync.h"
 

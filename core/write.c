@@ -16,7 +16,7 @@
 #include <string.h>
 #include "entry.h"
 #include "epoch.h"
-#include "evict.h"
+#include "expire.h"
 #include "gc.h"
 #include "hash.h"
 #include "index.h"
@@ -24,6 +24,7 @@
 #include "split.h"
 #include "sync.h"
 #include "table_core.h"
+#include "usage.h"
 #include "write.h"
 #include "crash.h"
 
