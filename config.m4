@@ -30,7 +30,9 @@ if test "$PHP_TABLE" != "no"; then
   AC_DEFINE(HAVE_TABLE, 1, [Whether the table extension is enabled])
 
   TABLE_CORE_SOURCES="core/status.c core/clock_posix.c core/proc_posix.c core/shm_mmap.c core/shm_file.c core/lock_pthread.c core/alloc.c \
-    core/epoch.c core/sync.c core/ns.c core/write.c core/entry.c core/evict.c core/claim.c core/gc.c core/table_core.c core/check.c \
+    core/epoch.c core/sync.c core/ns.c core/write.c core/entry.c core/evict.c core/room.c core/expire.c \
+    core/window.c core/gdsf.c core/claim.c core/gc.c \
+    core/table_core.c core/check.c \
     core/random_posix.c core/hash.c core/split.c"
   TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/image.c serializer/php.c serializer/compress.c"
 
@@ -69,7 +71,8 @@ if test "$PHP_TABLE" != "no"; then
   fi
 
   TABLE_BINDING_SOURCES="binding/php_table_methods.c binding/php_table_remember.c binding/php_table_scan.c binding/php_table_ns.c \
-    binding/php_table_glob.c binding/php_table_testhooks.c binding/php_table_metrics.c"
+    binding/php_table_glob.c binding/php_table_testhooks.c binding/php_table_metrics.c \
+    binding/php_table_state.c binding/php_table_errors.c binding/php_table_values.c"
 
   dnl Only get_module() is exported (ZEND_GET_MODULE marks it): calls between the extension's own files,
   dnl the read path's above all, are then direct and may be inlined, instead of going through the PLT.

@@ -1,6 +1,8 @@
 /*
  * php_table_internal.h - what the binding's files share: the process state set up in MINIT, the
  * argument checks, and the inline read path (get() is benchmarked, so its helpers live here to inline).
+ * Everything declared here is defined in binding/ (php_table_state.c, php_table_errors.c,
+ * php_table_values.c and the method files), none of it in table.c, which only calls down.
  *
  * Not installed; nothing outside this extension includes it.
  */
@@ -22,7 +24,7 @@
 #define PHP_TABLE_REMEMBER_WAIT_MS 10000u
 #define PHP_TABLE_SCAN_CHUNK       1024u    /* buckets per read section in keys() and fullscan() */
 
-/* Process state, set once in MINIT (table.c) and inherited by forked children. */
+/* Process state (php_table_state.c), set once in MINIT and inherited by forked children. */
 extern PHP_TABLE_HIDDEN tbl_t *php_table_tbl;                     /* NULL: disabled or unavailable */
 extern PHP_TABLE_HIDDEN const php_table_serializer *php_table_ser;
 extern PHP_TABLE_HIDDEN tbl_policy_t php_table_policy;
@@ -42,11 +44,18 @@ extern PHP_TABLE_HIDDEN zend_long php_table_start_time;
 extern PHP_TABLE_HIDDEN bool php_table_named;
 extern PHP_TABLE_HIDDEN char php_table_segment_name[PHP_TABLE_SEGMENT_NAME_MAX + 1];
 extern PHP_TABLE_HIDDEN char php_table_segment_path[PHP_TABLE_SEGMENT_PATH_MAX];
+/* Why the table is unavailable (phpinfo(), the exception), empty while it is available. */
+#define PHP_TABLE_REASON_MAX 512u
+extern PHP_TABLE_HIDDEN char php_table_reason[PHP_TABLE_REASON_MAX];
 
-/* table.c: no table yet: attach the named segment (first use in this process), or throw. */
+/* php_table_state.c: no table yet: attach the named segment (first use in this process), or throw. */
 PHP_TABLE_HIDDEN tbl_t *php_table_handle_slow(void);
+/* php_table_state.c, for table.c: MINIT (after the classes are registered) validates the INI values and
+ * creates the anonymous segment, or leaves php_table_reason; MSHUTDOWN detaches. */
+PHP_TABLE_HIDDEN void php_table_state_startup(void);
+PHP_TABLE_HIDDEN void php_table_state_shutdown(void);
 
-/* table.c: errors. */
+/* php_table_errors.c. */
 /* Throw "disabled" or "unavailable: <reason>". */
 PHP_TABLE_HIDDEN ZEND_COLD void php_table_throw_unavailable(void);
 /* The one place a core status becomes a PHP outcome: true when it threw; false for the ordinary "no"
@@ -54,7 +63,7 @@ PHP_TABLE_HIDDEN ZEND_COLD void php_table_throw_unavailable(void);
  * named by the not-an-integer error; `size` is the encoded value size for the too-big error. */
 PHP_TABLE_HIDDEN bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_string *key, size_t size);
 
-/* table.c: shared helpers. */
+/* php_table_values.c: shared helpers. */
 PHP_TABLE_HIDDEN zend_string *php_table_array_key(zend_ulong h, zend_string *skey, zval *val, bool from_value);
 PHP_TABLE_HIDDEN bool php_table_check_key_list(HashTable *keys, uint32_t argnum);
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv);
@@ -93,6 +102,7 @@ static zend_always_inline tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_
 	return EXPECTED(st != TBL_ENOCONTIG) ? st : php_table_store_compact(t, ns, key, value, argnum, enc, ttl, mode);
 }
 
+/* Called by table.c, from above: */
 /* php_table_testhooks.c: the test-only functions, when TABLE_TEST_HOOKS=1 (MINIT). */
 PHP_TABLE_HIDDEN void php_table_testhooks_register(int module_number);
 /* php_table_remember.c: release the claims a request still holds (RSHUTDOWN, after a bailout). */

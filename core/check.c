@@ -16,7 +16,9 @@
 #include "segment.h"
 #include "gc.h"
 #include "split.h"
+#include "ns.h"
 #include "sync.h"
+#include "table_core.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {

@@ -23,6 +23,7 @@
 #include "hash.h"
 #include "proc.h"
 #include "sync.h"
+#include "table_core.h"
 
 static uint64_t claim_hash(const tbl_t *t, const char *key, size_t klen, tbl_ns_t ns)
 {

@@ -20,17 +20,19 @@
  * creators racing for the last empty id cannot keep taking it from each other.
  *
  * Crashes. A creator or recycler that dies holds the namespace lock, so the next taker repairs
- * (tbl_ns_repair): a record left odd (a recycle cut short) is retired - its index cells tombstoned, its
- * name emptied, its generation moved on, so it is recyclable again and no old handle matches it - and a
- * counted record whose name never reached the index is published. A reader that keeps meeting an odd
- * record takes the namespace lock itself, which runs that repair if the recycler is dead and waits for
- * it otherwise: a lookup never spins for long.
+ * (ns_repair_records, from tbl_ns_lock): a record left odd (a recycle cut short) is retired - its index
+ * cells tombstoned, its name emptied, its generation moved on, so it is recyclable again and no old
+ * handle matches it - and a counted record whose name never reached the index is published. A reader that
+ * keeps meeting an odd record takes the namespace lock itself, which runs that repair if the recycler is
+ * dead and waits for it otherwise: a lookup never spins for long.
  */
 #include <string.h>
 #include "hash.h"
 #include "platform.h"
 #include "segment.h"
+#include "ns.h"
 #include "sync.h"
+#include "table_core.h"
 #include "crash.h"
 
 static uint32_t name_slot(const tbl_t *t, const char *name, size_t len)
@@ -214,7 +216,7 @@ static void index_remove_all(tbl_t *t, uint32_t id)
 	}
 }
 
-void tbl_ns_repair(tbl_t *t)
+static void ns_repair_records(tbl_t *t)
 {
 	uint32_t id, created = atomic_load(&t->hdr->ns_created), insert;
 
@@ -235,6 +237,47 @@ void tbl_ns_repair(tbl_t *t)
 			publish(t, id, insert);
 		}
 	}
+}
+
+/* A creator or recycler died holding the namespace lock. Creators now count before they publish, so the
+ * index never holds an uncounted id; the recount stays for segments written the old way. Then the
+ * records themselves (ns_repair_records). */
+static void repair_ns(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t i, max_id = 0;
+
+	for (i = 0; i < h->nsindex_size; i++) {
+		uint16_t v = atomic_load(&t->nsindex[i]);
+		if (v && v != TBL_NSINDEX_TOMBSTONE && v > max_id) {
+			max_id = v;   /* the index stores id + 1 */
+		}
+	}
+	/* max_id is the highest id + 1, i.e. the count those ids need. */
+	if (atomic_load(&h->ns_created) < max_id) {
+		atomic_store(&h->ns_created, max_id);
+	}
+	TBL_CRASH_POINT("sync.ns.counted");
+	ns_repair_records(t);
+}
+
+/* The namespace lock, taken the way sync.c takes every lock; its repair is this file's, so it lives here
+ * rather than in sync.c, which sits below the namespaces and calls nothing of them. */
+tbl_status_t tbl_ns_lock(tbl_t *t)
+{
+	int recovered;
+	tbl_status_t st = tbl_lock_take(t, TBL_LOCK_NS(t->hdr), "namespace", &recovered);
+
+	if (TBL_UNLIKELY(recovered) && st == TBL_OK) {
+		repair_ns(t);
+		tbl_lock_repaired(t);
+	}
+	return st;
+}
+
+void tbl_ns_unlock(tbl_t *t)
+{
+	tbl_lock_give(t, TBL_LOCK_NS(t->hdr));
 }
 
 /* Every id is taken: reuse an empty one for `name`. */
@@ -334,7 +377,7 @@ const char *tbl_ns_name(tbl_t *t, tbl_ns_t ns, size_t *len)
 
 unsigned tbl_ns_count_created(tbl_t *t)
 {
-	return atomic_load_explicit(&t->hdr->ns_created, memory_order_acquire);
+	return tbl_ns_created(t);
 }
 
 unsigned tbl_ns_limit(tbl_t *t)

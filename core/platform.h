@@ -19,11 +19,13 @@
 # define TBL_LIKELY(x)   __builtin_expect(!!(x), 1)
 # define TBL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 # define TBL_INLINE      static inline __attribute__((always_inline))
+# define TBL_NOINLINE    __attribute__((noinline))
 # define TBL_ALIGNED(n)  __attribute__((aligned(n)))
 #else
 # define TBL_LIKELY(x)   (x)
 # define TBL_UNLIKELY(x) (x)
 # define TBL_INLINE      static inline
+# define TBL_NOINLINE
 # define TBL_ALIGNED(n)  _Alignas(n)
 #endif
 

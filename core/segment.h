@@ -38,7 +38,7 @@
 #include "lock.h"
 #include "platform.h"
 #include "shm.h"
-#include "table_core.h"
+#include "table_types.h"
 
 #define TBL_MAGIC          0x3162615474686853ull   /* "ShmTab1" */
 #define TBL_NSTRIPES       32u
@@ -322,6 +322,22 @@ static inline void *tbl_piece_data(const tbl_t *t, uint64_t off)
 	return tbl_entry_at(t, off) + 1;
 }
 
+/* The entry piece block `p` belongs to: NULL while it has none yet (its writer is still allocating, or
+ * died doing so) or when what `next` names is not a split entry of the same hash. Read under the
+ * allocator lock by eviction, which then checks that entry is linked. */
+static inline tbl_entry_t *tbl_piece_owner(const tbl_t *t, const tbl_entry_t *p)
+{
+	const tbl_alloc_t *a = &t->hdr->alloc;
+	uint64_t o = atomic_load_explicit(&((tbl_entry_t *)p)->next, memory_order_relaxed);
+	tbl_entry_t *e;
+
+	if (o < a->heap_off + TBL_ALLOC_HDR || o + sizeof(tbl_entry_t) > a->heap_end || (o % TBL_ALLOC_ALIGN) != 0) {
+		return NULL;
+	}
+	e = tbl_entry_at(t, o);
+	return tbl_entry_split(e) && e->hash == p->hash ? e : NULL;
+}
+
 /* The hold list of slot `s`. */
 static inline _Atomic uint64_t *tbl_slot_holds(const tbl_t *t, const tbl_slot_t *s)
 {
@@ -331,6 +347,13 @@ static inline _Atomic uint64_t *tbl_slot_holds(const tbl_t *t, const tbl_slot_t 
 static inline tbl_nscount_t *tbl_nscount(const tbl_t *t, uint32_t stripe, uint32_t ns_id)
 {
 	return &t->nscounts[(size_t)stripe * t->hdr->max_ns + ns_id];
+}
+
+/* Namespace ids handed out so far, the default one included: ids below it have counters and a record
+ * (ns.c creates them; the lock repairs and eviction only loop over them). */
+static inline unsigned tbl_ns_created(const tbl_t *t)
+{
+	return atomic_load_explicit(&t->hdr->ns_created, memory_order_acquire);
 }
 
 /* The generation a handle carries. */

@@ -32,9 +32,10 @@
  */
 #include <string.h>
 #include "crash.h"
-#include "evict.h"
+#include "room.h"
 #include "split.h"
 #include "sync.h"
+#include "table_core.h"
 
 /* Value bytes piece block `off` can carry. */
 static uint64_t piece_capacity(const tbl_t *t, uint64_t off)
@@ -50,14 +51,14 @@ static uint64_t piece_capacity(const tbl_t *t, uint64_t off)
 static uint64_t piece_block(tbl_t *t, uint32_t held, uint64_t lo, uint64_t hi, uint64_t *room, unsigned *fails,
                             uint64_t deadline, tbl_now_t now)
 {
-	uint64_t off = tbl_alloc_entry_from_free(t, lo + sizeof(tbl_entry_t), hi + sizeof(tbl_entry_t)), want;
+	uint64_t off = tbl_room_alloc_free(t, lo + sizeof(tbl_entry_t), hi + sizeof(tbl_entry_t)), want;
 
 	for (want = *room < hi ? *room : hi; !off; want = want / 2 > lo ? want / 2 : lo) {
 		if (*fails == 0 || tbl_clock_monotonic_ms() >= deadline) {
 			break;
 		}
 		*room = want;
-		if (!(off = tbl_alloc_entry(t, held, want + sizeof(tbl_entry_t), now))) {
+		if (!(off = tbl_room_alloc(t, held, want + sizeof(tbl_entry_t), now))) {
 			--*fails;
 			if (want <= lo) {
 				break;
@@ -132,7 +133,7 @@ uint64_t tbl_split_alloc(tbl_t *t, uint32_t held, uint64_t hash, size_t klen, ui
 		left -= p->val_len;
 		TBL_CRASH_POINT("split.piece.allocated");
 	}
-	head = tbl_alloc_entry(t, held, tbl_entry_alloc_size(klen, TBL_T_SPLIT, tbl_piece_dir_size(sp->n)), now);
+	head = tbl_room_alloc(t, held, tbl_entry_alloc_size(klen, TBL_T_SPLIT, tbl_piece_dir_size(sp->n)), now);
 	if (!head) {
 		pieces_free(t, sp);
 		return 0;
@@ -203,16 +204,4 @@ int tbl_split_equals(const tbl_t *t, const tbl_entry_t *e, const void *data, uin
 		len -= ref[i].len;
 	}
 	return len == 0;
-}
-
-void tbl_split_free_locked(tbl_t *t, tbl_entry_t *e)
-{
-	const tbl_piece_ref_t *ref;
-	uint32_t n, i;
-
-	ref = tbl_entry_pieces(e, &n);
-	for (i = 0; i < n; i++) {
-		tbl_free(&t->hdr->alloc, t->base, ref[i].off);
-		TBL_CRASH_POINT("split.free.piece");
-	}
 }

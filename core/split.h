@@ -8,7 +8,7 @@
 
 #define TBL_SPLIT_MAX_PIECES  1024u   /* pieces of one value, at most: its directory stays under 16 KiB */
 #define TBL_SPLIT_MIN_PIECE   1024u   /* value bytes a piece taken from free memory carries at least (but the last) */
-#define TBL_SPLIT_ROOM_FAILS  12u     /* failed tries to make room (tbl_alloc_entry) for one value, at most */
+#define TBL_SPLIT_ROOM_FAILS  12u     /* failed tries to make room (tbl_room_alloc) for one value, at most */
 #define TBL_SPLIT_ROOM_MS     1000u   /* and the time one value may spend making room for its pieces */
 
 /* The pieces a writer has allocated (process-local, on its stack) until its entry is built. */
@@ -26,7 +26,7 @@ static inline int tbl_split_worth(uint32_t len)
 }
 
 /* For a writer holding stripe `held` whose value of `len` bytes found no single block: allocate pieces
- * for it (from free blocks, making room as tbl_alloc_entry does when there are none, for a bounded
+ * for it (from free blocks, making room as tbl_room_alloc does when there are none, for a bounded
  * number of failures and time), then the entry's own block for a key of `klen` bytes and the directory. Returns that block's
  * offset, 0 when the memory is not there (every piece is given back), or when as much as the value waits
  * for readers to leave (retired, not yet freed): then the write failed for that, not for fragmentation,
@@ -41,24 +41,5 @@ void tbl_split_write(tbl_t *t, tbl_entry_t *e, const tbl_split_t *sp, const void
 
 /* Whether split entry `e` holds exactly these `len` bytes. */
 int tbl_split_equals(const tbl_t *t, const tbl_entry_t *e, const void *data, uint32_t len);
-
-/* Free the pieces of split entry `e`, which is being freed (allocator lock held). */
-void tbl_split_free_locked(tbl_t *t, tbl_entry_t *e);
-
-/* The entry piece block `p` belongs to: NULL while it has none yet (its writer is still allocating, or
- * died doing so) or when what `next` names is not a split entry of the same hash. Read under the
- * allocator lock by eviction, which then checks that entry is linked. */
-static inline tbl_entry_t *tbl_piece_owner(const tbl_t *t, const tbl_entry_t *p)
-{
-	const tbl_alloc_t *a = &t->hdr->alloc;
-	uint64_t o = atomic_load_explicit(&((tbl_entry_t *)p)->next, memory_order_relaxed);
-	tbl_entry_t *e;
-
-	if (o < a->heap_off + TBL_ALLOC_HDR || o + sizeof(tbl_entry_t) > a->heap_end || (o % TBL_ALLOC_ALIGN) != 0) {
-		return NULL;
-	}
-	e = tbl_entry_at(t, o);
-	return tbl_entry_split(e) && e->hash == p->hash ? e : NULL;
-}
 
 #endif

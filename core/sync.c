@@ -48,7 +48,7 @@ void tbl_stripe_recount(tbl_t *t, uint32_t stripe)
 {
 	tbl_header_t *h = t->hdr;
 	uint64_t b;
-	tbl_ns_t ns, created = tbl_ns_count_created(t);
+	tbl_ns_t ns, created = tbl_ns_created(t);
 
 	/* Ids from ns_created on were never counted: their pages stay untouched (table_core.c). */
 	for (ns = 0; ns < created; ns++) {
@@ -183,48 +183,27 @@ void tbl_alloc_unlock(tbl_t *t)
 	unblock(t);
 }
 
-/* A creator or recycler died holding the namespace lock. Creators now count before they publish, so the
- * index never holds an uncounted id; the recount stays for segments written the old way. Then the
- * records themselves (ns.c). */
-static void repair_ns(tbl_t *t)
-{
-	tbl_header_t *h = t->hdr;
-	uint32_t i, max_id = 0;
-
-	for (i = 0; i < h->nsindex_size; i++) {
-		uint16_t v = atomic_load(&t->nsindex[i]);
-		if (v && v != TBL_NSINDEX_TOMBSTONE && v > max_id) {
-			max_id = v;   /* the index stores id + 1 */
-		}
-	}
-	/* max_id is the highest id + 1, i.e. the count those ids need. */
-	if (atomic_load(&h->ns_created) < max_id) {
-		atomic_store(&h->ns_created, max_id);
-	}
-	TBL_CRASH_POINT("sync.ns.counted");
-	tbl_ns_repair(t);
-}
-
-tbl_status_t tbl_ns_lock(tbl_t *t)
+tbl_status_t tbl_lock_take(tbl_t *t, uint32_t index, const char *which, int *recovered)
 {
 	tbl_lock_result_t r;
 
 	block(t);
-	r = tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_NS(t->hdr)));
-	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED)) {
+	r = tbl_lock_acquire(tbl_lock_at(t, index));
+	*recovered = r == TBL_LOCK_RECOVERED;
+	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED || r == TBL_LOCK_RECOVERED)) {
 		return TBL_OK;
 	}
-	if (r != TBL_LOCK_RECOVERED) {
-		return lock_failed(t, "namespace");
-	}
-	repair_ns(t);
-	note_repair(t);
-	return TBL_OK;
+	return lock_failed(t, which);
 }
 
-void tbl_ns_unlock(tbl_t *t)
+void tbl_lock_repaired(tbl_t *t)
 {
-	tbl_lock_release(tbl_lock_at(t, TBL_LOCK_NS(t->hdr)));
+	note_repair(t);
+}
+
+void tbl_lock_give(tbl_t *t, uint32_t index)
+{
+	tbl_lock_release(tbl_lock_at(t, index));
 	unblock(t);
 }
 

@@ -7,7 +7,8 @@
  *   stripe: recount that stripe's namespace counters from its chains (chains are always consistent,
  *           because every chain change is one atomic store);
  *   alloc:  rebuild the allocator's bins and counters from a heap walk; check the retire queue;
- *   ns:     rebuild the namespace count from the name index;
+ *   ns:     rebuild the namespace count from the name index, then the records (ns.c: the namespace
+ *           lock is taken there, through tbl_lock_take, since its repair is the namespaces' own);
  *   misc:   nothing to repair (counters and claims tolerate a torn update).
  * Each repair also sets gc_needed: the dead writer may have leaked a block.
  *
@@ -31,8 +32,6 @@ void tbl_stripe_unlock(tbl_t *t, uint32_t stripe);
 
 tbl_status_t tbl_alloc_lock(tbl_t *t);
 void tbl_alloc_unlock(tbl_t *t);
-tbl_status_t tbl_ns_lock(tbl_t *t);
-void tbl_ns_unlock(tbl_t *t);
 tbl_status_t tbl_misc_lock(tbl_t *t);
 void tbl_misc_unlock(tbl_t *t);
 
@@ -42,8 +41,12 @@ void tbl_stripe_recount(tbl_t *t, uint32_t stripe);
  * holder died and that nobody has taken since, so that a writer killed between linking an entry and
  * counting it is never seen as a wrong count. One load per stripe when nobody died. */
 void tbl_stripes_settle(tbl_t *t);
-/* ns.c: repair the namespace records after a holder of the namespace lock died (namespace lock held):
- * retire records a recycle left odd, publish counted records missing from the index. */
-void tbl_ns_repair(tbl_t *t);
+/* For a lock whose repair lives above this file (the namespace lock: ns.c). Take lock `index` as the
+ * functions above do (signals blocked; `which` names it when it fails): TBL_OK with *recovered set when
+ * its holder died, in which case the caller repairs what it protects and then calls tbl_lock_repaired
+ * (counts the repair, flags the GC); TBL_ESYS with nothing held. tbl_lock_give releases it. */
+tbl_status_t tbl_lock_take(tbl_t *t, uint32_t index, const char *which, int *recovered);
+void tbl_lock_repaired(tbl_t *t);
+void tbl_lock_give(tbl_t *t, uint32_t index);
 
 #endif

@@ -16,13 +16,16 @@
 #include <string.h>
 #include "entry.h"
 #include "epoch.h"
-#include "evict.h"
+#include "expire.h"
 #include "gc.h"
 #include "hash.h"
 #include "index.h"
 #include "integer.h"
+#include "room.h"
 #include "split.h"
 #include "sync.h"
+#include "table_core.h"
+#include "usage.h"
 #include "write.h"
 #include "crash.h"
 
@@ -135,7 +138,7 @@ TBL_INLINE tbl_entry_t *build_entry(tbl_t *t, write_ctx_t *w, uint64_t off, cons
  * creation time, which is the normal case; `expire` is absolute. */
 static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, uint32_t expire)
 {
-	uint64_t off = tbl_alloc_entry(t, w->stripe, tbl_entry_alloc_size(w->klen, v->type, v->len), w->now);
+	uint64_t off = tbl_room_alloc(t, w->stripe, tbl_entry_alloc_size(w->klen, v->type, v->len), w->now);
 	_Atomic uint64_t *link;
 	tbl_entry_t *old, *n;
 	tbl_split_t *sp = NULL;

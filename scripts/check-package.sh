@@ -92,7 +92,7 @@ shipped_files() {
 			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*) continue ;;
 			# the PHP library table/cache: a Composer package of its own (php/composer.json), not part of the extension
 			php/*) continue ;;
-			.gitignore|.gitattributes|.editorconfig|core/Makefile|package.xml|composer.json) continue ;;
+			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|package.xml|composer.json) continue ;;
 			# the extension's sources
 			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|binding/*.c|binding/*.h) r=src ;;
 			core/*/*|serializer/*/*|binding/*/*) r="?" ;;

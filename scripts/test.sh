@@ -13,6 +13,7 @@
 #   fuzz       each core/fuzz/*.c libFuzzer target for FUZZ_TIME seconds (default 20)  (make -C core fuzz)
 #   arginfo    table_arginfo.h is what scripts/gen-arginfo.sh makes of table.stub.php (run in a copy)
 #   phpt       the PHPT suite in tests/ via run-tests.php, on the freshly built table.so
+#              (after the build, scripts/check-binding-layers.sh: table.c only calls down into binding/)
 #   smoke      benchmarks/smoke.sh, a short run of every benchmark case, and benchmarks/test/*_check.sh
 #   adapters   php/tests/run.sh: table/cache's PHPUnit suite (PSR-16, PSR-6, Symfony, Laravel) on the table.so
 #   observe    status/test/run.sh: the status page served by `php -S`, checked in headless Chromium
@@ -237,6 +238,13 @@ if has_layer phpt || has_layer smoke || has_layer adapters || has_layer observe;
 	elif banner "build ($LABEL)" && table_build "$B" "$IGBINARY" "${TABLE_CFLAGS:--O2 -g -Wall -Wextra -Werror}"; then
 		BUILT=1
 		record "build-$LABEL" 1 0
+		# The Zend side calls one way: nothing in binding/ or serializer/ uses what table.c defines.
+		if bash scripts/check-binding-layers.sh "$B" >"$B/binding-layers.log" 2>&1; then
+			record binding-layers 1 0
+		else
+			cat "$B/binding-layers.log"
+			record binding-layers 0 1
+		fi
 	else
 		record "build-$LABEL" 0 1
 	fi

@@ -49,6 +49,7 @@
 #include "epoch.h"
 #include "index.h"
 #include "integer.h"
+#include "ns.h"
 #include "sync.h"
 
 #define MB (1024u * 1024u)

@@ -96,6 +96,11 @@ tbl_now_t tbl_clock_now_coarse(void)
 	return clock_read(CLOCK_REALTIME_COARSE);
 }
 
+uint32_t tbl_clock_seconds(void)
+{
+	return clock_read(CLOCK_REALTIME).sec;
+}
+
 uint64_t tbl_clock_monotonic_ms(void)
 {
 	struct timespec ts;

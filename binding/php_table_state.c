@@ -1,0 +1,408 @@
+/*
+ * php_table_state.c - the process's table: the INI values resolved, the segment created (MINIT) or the
+ * named one attached (first use in each process), and the state every method reads (php_table_internal.h).
+ *
+ * Beneath the methods and beside nothing: table.c's module start-up and shutdown call
+ * php_table_state_startup/_shutdown, the methods reach the table through php_table_handle() (whose
+ * slow path, php_table_handle_slow, attaches here), and nothing here calls a method file or table.c.
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include <time.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "php.h"
+#include "SAPI.h"
+
+#include "php_table.h"
+#include "php_table_internal.h"
+#include "serializer/image.h"
+#include "serializer/compress.h"
+
+ZEND_DECLARE_MODULE_GLOBALS(table)
+
+zend_class_entry *php_table_exception_ce;
+zend_class_entry *php_table_ce;
+
+/* Process state (see php_table_internal.h). */
+tbl_t *php_table_tbl;
+const php_table_serializer *php_table_ser;
+tbl_policy_t php_table_policy;
+bool php_table_zero_copy;
+bool php_table_holding;
+uint64_t php_table_zero_copy_budget;
+zend_long php_table_start_time;
+const char *const php_table_policy_names[4] = { "noeviction", "lru", "random", "gdsf" };
+char php_table_reason[PHP_TABLE_REASON_MAX];         /* why the table is unavailable */
+/* Named segments (table.segment): attached on first use in each process, after fork, so that php-fpm
+ * workers see their pool's php_admin_value. php_table_anon is the anonymous segment MINIT made when no
+ * name was set globally (a pool may still name one); php_table_named says php_table_tbl is a named one. */
+static tbl_t *php_table_anon;
+bool php_table_named;
+char php_table_segment_name[PHP_TABLE_SEGMENT_NAME_MAX + 1];
+char php_table_segment_path[PHP_TABLE_SEGMENT_PATH_MAX];
+
+/* ---- opening the segment --------------------------------------------------------------------------- */
+
+/* The core brackets every critical section with these, so that no signal handler (and no timeout)
+ * runs PHP code while a stripe lock is held. */
+static void php_table_block_signals(void)
+{
+	HANDLE_BLOCK_INTERRUPTIONS();
+}
+
+static void php_table_unblock_signals(void)
+{
+	HANDLE_UNBLOCK_INTERRUPTIONS();
+}
+
+/* SAPIs whose processes end every request, so that the request's zero-copy holds are released regularly. CLI,
+ * phpdbg and embed run one request for the process's whole life; FrankenPHP's worker mode, Swoole and
+ * RoadRunner run under the cli or frankenphp SAPI and never end theirs either. */
+static const char *const php_table_request_scoped_sapis[] = {
+	"fpm-fcgi", "apache2handler", "cgi-fcgi", "litespeed"
+};
+
+/* A size setting written with a minus sign. zend_ini_parse_uquantity() accepts "-1" and wraps it to
+ * 2^64 - 1, which would surface as an mmap() of 18446744073709551615 bytes; sizes are never negative. */
+static bool php_table_ini_negative(const char *value)
+{
+	while (*value == ' ' || *value == '\t') {
+		value++;
+	}
+	return *value == '-';
+}
+
+/* A size setting's bytes: `value` in bytes or with K, M or G. false when it does not parse (the caller
+ * has rejected a negative one first, with its own message). */
+static bool php_table_ini_size(const char *value, zend_ulong *out)
+{
+	zend_string *str = zend_string_init(value, strlen(value), 1), *errstr = NULL;
+
+	*out = zend_ini_parse_uquantity(str, &errstr);
+	zend_string_release(str);
+	if (errstr) {
+		zend_string_release(errstr);
+		return false;
+	}
+	return true;
+}
+
+/* table.zero_copy and table.zero_copy_budget. false with php_table_reason set when invalid. */
+static bool php_table_zero_copy_resolve(zend_ulong memory)
+{
+	const char *zc = TABLE_G(zero_copy) ? TABLE_G(zero_copy) : "";
+	const char *budget = TABLE_G(zero_copy_budget) ? TABLE_G(zero_copy_budget) : "";
+	size_t i;
+
+	if (strcmp(zc, "auto") == 0) {
+		php_table_zero_copy = false;
+		for (i = 0; i < sizeof(php_table_request_scoped_sapis) / sizeof(php_table_request_scoped_sapis[0]); i++) {
+			if (sapi_module.name && strcmp(sapi_module.name, php_table_request_scoped_sapis[i]) == 0) {
+				php_table_zero_copy = true;
+			}
+		}
+	} else if (strcmp(zc, "1") == 0 || zend_binary_strcasecmp(zc, strlen(zc), "on", 2) == 0) {
+		php_table_zero_copy = true;
+	} else if (strcmp(zc, "0") == 0 || zend_binary_strcasecmp(zc, strlen(zc), "off", 3) == 0 || zc[0] == '\0') {
+		php_table_zero_copy = false;
+	} else {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.zero_copy=%s is not valid; use auto, 1 or 0", zc);
+		return false;
+	}
+#ifdef PHP_WIN32
+	/* Each process maps the segment at its own address there; images hold absolute pointers. */
+	php_table_zero_copy = false;
+#endif
+#ifdef ZTS
+	/* Never under threads (apache2handler with a threaded MPM is ZTS): one pin per process, not thread. */
+	php_table_zero_copy = false;
+#endif
+
+	php_table_zero_copy_budget = memory / 8;
+	if (php_table_ini_negative(budget)) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.zero_copy_budget=%s is negative; use a size in bytes or with K, M or G, or leave it empty", budget);
+		return false;
+	}
+	if (budget[0]) {
+		zend_ulong bytes;
+
+		if (!php_table_ini_size(budget, &bytes)) {
+			snprintf(php_table_reason, sizeof(php_table_reason),
+				"table.zero_copy_budget=%s is not a valid size; use bytes or a number with K, M or G", budget);
+			return false;
+		}
+		php_table_zero_copy_budget = bytes;
+	}
+	php_table_encode_images = php_table_zero_copy;
+	return true;
+}
+
+/* table.segment, table.segment_dir and table.segment_mode. false with php_table_reason set when invalid;
+ * an empty name is valid (the anonymous segment). Fills the name, the path and *mode. */
+static bool php_table_segment_resolve(uint32_t *mode)
+{
+	const char *name = TABLE_G(segment) ? TABLE_G(segment) : "";
+	const char *dir = TABLE_G(segment_dir) ? TABLE_G(segment_dir) : "";
+	const char *m = TABLE_G(segment_mode) ? TABLE_G(segment_mode) : "";
+	size_t i, len = strlen(name), dlen;
+	unsigned long bits = 0;
+
+	php_table_segment_name[0] = php_table_segment_path[0] = '\0';
+	if (len == 0) {
+		return true;
+	}
+	if (len > PHP_TABLE_SEGMENT_NAME_MAX) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.segment=%.80s%s is too long; use 1 to %u characters of A-Z, a-z, 0-9, '.', '_' and '-'",
+			name, len > 80 ? "..." : "", PHP_TABLE_SEGMENT_NAME_MAX);
+		return false;
+	}
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+		      || c == '-')) {
+			snprintf(php_table_reason, sizeof(php_table_reason),
+				"table.segment=%s is not valid; use 1 to %u characters of A-Z, a-z, 0-9, '.', '_' and '-'",
+				name, PHP_TABLE_SEGMENT_NAME_MAX);
+			return false;
+		}
+	}
+	dlen = strlen(dir);
+	while (dlen > 1 && dir[dlen - 1] == '/') {
+		dlen--;
+	}
+	if (dir[0] != '/') {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.segment_dir=%.200s is not valid; use an absolute directory path (e.g. /dev/shm)", dir);
+		return false;
+	}
+	if ((size_t)snprintf(php_table_segment_path, sizeof(php_table_segment_path), "%.*s/php-table.%s",
+	                     (int)(dlen == 1 ? 0 : dlen), dir, name) >= sizeof(php_table_segment_path)) {
+		snprintf(php_table_reason, sizeof(php_table_reason), "table.segment_dir=%.200s... is too long", dir);
+		php_table_segment_path[0] = '\0';
+		return false;
+	}
+	for (i = 0; m[i]; i++) {
+		if (m[i] < '0' || m[i] > '7' || i >= 4) {
+			bits = ~0ul;
+			break;
+		}
+		bits = bits * 8 + (unsigned long)(m[i] - '0');
+	}
+	if (i == 0 || bits > 0777 || (bits & 0600) != 0600) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.segment_mode=%.40s is not valid; use octal permission bits that include 0600 (owner read "
+			"and write), e.g. 0600, or 0660 to share with the file's group", m);
+		php_table_segment_path[0] = '\0';
+		return false;
+	}
+	*mode = (uint32_t)bits;
+	memcpy(php_table_segment_name, name, len + 1);
+	return true;
+}
+
+/* After attaching a named segment: zero-copy only where it lies at its creator's address (images hold
+ * absolute pointers), a warning when it has another size than table.memory asks for. */
+static void php_table_named_attached(const char *mem)
+{
+	tbl_segment_info_t info;
+	tbl_stats_t s;
+
+	tbl_segment_info(php_table_tbl, &info);
+	php_table_image_shift = (ptrdiff_t)info.base_shift;
+	if (!info.same_base) {
+		/* Images here would hold this process's addresses, and images read here were written for the
+		 * creator's: store arrays compactly, and copy images out, relocating their pointers. */
+		php_table_zero_copy = false;
+		php_table_encode_images = false;
+	}
+	tbl_get_stats(php_table_tbl, &s);
+	php_table_policy = s.policy;   /* the segment's own, whatever this process's INI says */
+	if (info.memory != info.requested) {
+		php_error_docref(NULL, E_WARNING,
+			"table.memory=%s asks for %" PRIu64 " bytes, but segment \"%s\" (%s) has %" PRIu64 ": attached at its "
+			"size; to resize it, remove the file or set table.segment_recreate=1", mem, info.requested,
+			php_table_segment_name, php_table_segment_path, info.memory);
+	}
+}
+
+/* table.compression and table.compression_threshold (serializer/compress.h). */
+static bool php_table_compression_resolve(void)
+{
+	const char *name = TABLE_G(compression) ? TABLE_G(compression) : "";
+	const char *thr = TABLE_G(compression_threshold) ? TABLE_G(compression_threshold) : "";
+	php_table_compression c;
+	zend_ulong bytes = 0;
+
+	if (php_table_compression_parse(name, &c, php_table_reason, sizeof(php_table_reason)) != 0) {
+		return false;
+	}
+	if (php_table_ini_negative(thr) || !php_table_ini_size(thr, &bytes) || bytes > UINT32_MAX) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.compression_threshold=%s is not valid; use a size in bytes, or with K or M (e.g. 1K)", thr);
+		return false;
+	}
+	php_table_compress_algorithm = c;
+	php_table_compress_threshold = (uint32_t)bytes;
+	return true;
+}
+
+/* Validate the INI values and create the segment. With a named segment (table.segment), only validate
+ * unless `attach`: every process attaches on its first use (php_table_handle_slow). On failure
+ * php_table_reason says why. */
+static void php_table_open(bool attach)
+{
+	const char *policy = TABLE_G(eviction_policy) ? TABLE_G(eviction_policy) : "";
+	const char *ser = TABLE_G(serializer) ? TABLE_G(serializer) : "";
+	const char *mem = TABLE_G(memory) ? TABLE_G(memory) : "";
+	zend_ulong bytes;
+	tbl_config_t cfg;
+	tbl_status_t st;
+	uint32_t mode = 0600;
+	size_t i;
+	char errbuf[512];
+
+	if (php_table_ini_negative(mem)) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.memory=%s is negative; use a size of at least 1M, in bytes or with K, M or G (e.g. 64M)", mem);
+		return;
+	}
+	if (!php_table_ini_size(mem, &bytes)) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.memory=%s is not a valid size; use bytes or a number with K, M or G (e.g. 64M)", mem);
+		return;
+	}
+	if (bytes < 1024 * 1024) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.memory=%s is too small; it must be at least 1M", mem);
+		return;
+	}
+
+	for (i = 0; i < sizeof(php_table_policy_names) / sizeof(php_table_policy_names[0]); i++) {
+		if (strcmp(policy, php_table_policy_names[i]) == 0) {
+			break;
+		}
+	}
+	if (i == sizeof(php_table_policy_names) / sizeof(php_table_policy_names[0])) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.eviction_policy=%s is not valid; use noeviction, lru, random or gdsf", policy);
+		return;
+	}
+	php_table_policy = (tbl_policy_t)i;
+
+	php_table_ser = php_table_serializer_find(ser);
+	if (!php_table_ser) {
+#ifndef HAVE_TABLE_IGBINARY
+		if (strcmp(ser, "igbinary") == 0) {
+			snprintf(php_table_reason, sizeof(php_table_reason),
+				"table.serializer=igbinary needs table built with --enable-table-igbinary");
+			return;
+		}
+		snprintf(php_table_reason, sizeof(php_table_reason), "table.serializer=%s is not valid; use php", ser);
+#else
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.serializer=%s is not valid; use php or igbinary", ser);
+#endif
+		return;
+	}
+
+	if (!php_table_compression_resolve()) {
+		return;
+	}
+	if (!php_table_zero_copy_resolve(bytes)) {
+		return;
+	}
+	if (!php_table_segment_resolve(&mode)) {
+		return;
+	}
+	if (php_table_segment_name[0] && !attach) {
+		return;
+	}
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = bytes;
+	cfg.policy = php_table_policy;
+	cfg.hooks.block_signals = php_table_block_signals;
+	cfg.hooks.unblock_signals = php_table_unblock_signals;
+	if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0 && getenv("TABLE_TEST_SLOTS")) {
+		cfg.slots = (uint32_t)atoi(getenv("TABLE_TEST_SLOTS"));   /* tests: run out of reader slots */
+	}
+	if (php_table_segment_name[0]) {
+		cfg.segment_path = php_table_segment_path;
+		cfg.segment_mode = mode;
+		cfg.segment_recreate = TABLE_G(segment_recreate);
+		cfg.app_version = PHP_TABLE_VERSION;
+		if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0
+		    && getenv("TABLE_TEST_SEGMENT_MOVE") && strcmp(getenv("TABLE_TEST_SEGMENT_MOVE"), "1") == 0) {
+			cfg.segment_move = 1;   /* tests: map away from the creator's address (the copying fallback) */
+		}
+	}
+	errbuf[0] = '\0';
+	st = tbl_create(&php_table_tbl, &cfg, errbuf, sizeof(errbuf));
+	if (st == TBL_OK) {
+		/* An array whose image could not fit even under the longest key is stored natively instead. */
+		php_table_image_limit = (size_t)tbl_value_max(php_table_tbl, TBL_KEY_MAX);
+		/* stats()['start_time']: the segment is created here, before workers fork, so they all agree. */
+		php_table_start_time = (zend_long)time(NULL);
+		php_table_reason[0] = '\0';
+		if (php_table_segment_name[0]) {
+			php_table_named = true;
+			php_table_named_attached(mem);
+		}
+	}
+	if (st != TBL_OK) {
+		php_table_tbl = NULL;
+		if (php_table_segment_name[0]) {
+			snprintf(php_table_reason, sizeof(php_table_reason), "segment \"%s\": %s", php_table_segment_name,
+				errbuf[0] ? errbuf : tbl_status_str(st));
+		} else {
+			snprintf(php_table_reason, sizeof(php_table_reason), "%s%s", errbuf[0] ? errbuf : tbl_status_str(st),
+				st == TBL_ESYS ? "; lower table.memory" : "");
+		}
+	}
+}
+
+/* php_table_handle() found no table: attach the named segment this process's settings name (its first
+ * use since start or fork: php-fpm workers get their pool's php_admin_value), else throw. */
+tbl_t *php_table_handle_slow(void)
+{
+	if (TABLE_G(enabled) && !php_table_named && TABLE_G(segment) && TABLE_G(segment)[0]) {
+		php_table_open(true);
+		if (php_table_tbl) {
+			return php_table_tbl;
+		}
+	}
+	php_table_throw_unavailable();
+	return NULL;
+}
+
+/* MINIT, once the classes are registered: validate the INI values and create the anonymous segment (a
+ * named one is only validated here and attached on first use). */
+void php_table_state_startup(void)
+{
+	php_table_reason[0] = '\0';
+	php_table_ser = &php_table_serializer_php;
+	if (TABLE_G(enabled)) {
+		php_table_open(false);
+		php_table_anon = php_table_tbl;
+	}
+}
+
+/* MSHUTDOWN: detach from the segments this process opened. */
+void php_table_state_shutdown(void)
+{
+	if (php_table_tbl && php_table_tbl != php_table_anon) {
+		tbl_destroy(php_table_tbl);
+	}
+	if (php_table_anon) {
+		tbl_destroy(php_table_anon);
+	}
+	php_table_tbl = php_table_anon = NULL;
+	php_table_named = false;
+}
