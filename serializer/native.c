@@ -275,6 +275,8 @@ typedef struct reader {
 /* The most bytes a value's tag and fixed-size body take (V_LONG, V_DOUBLE; a string's tag and long length
  * take 6): with this many left, the fast path reads them without checking. */
 #define VALUE_FIXED_MAX 9
+/* The most bytes an array's header takes: flags, an escaped count, next_free. */
+#define HEADER_MAX (1 + 1 + 4 + 8)
 
 static zend_always_inline bool rd_byte(reader *r, uint8_t *out)
 {
@@ -453,7 +455,11 @@ static zend_always_inline bool decode_value(reader *r, zval *out, uint32_t depth
 			if (UNEXPECTED(len > (size_t)(r->end - p))) {
 				return 0;
 			}
-			ZVAL_STR(out, new_string(p, len));
+			if (len > 1) {
+				ZVAL_NEW_STR(out, new_string(p, len));
+			} else {
+				ZVAL_INTERNED_STR(out, len == 0 ? ZSTR_EMPTY_ALLOC() : ZSTR_CHAR(p[0]));
+			}
 			p += len;
 			break;
 		}
@@ -589,8 +595,20 @@ static bool decode_hash(reader *r, zval *out, uint32_t count, uint32_t depth)
 	const unsigned char *keys;
 	uint32_t shape, keys_len;
 
-	if (UNEXPECTED(!rd_bytes(r, &shape, sizeof(shape)) || !rd_len(r, &keys_len)
-	               || keys_len > (size_t)(r->end - r->p))) {
+	if (EXPECTED(r->end - r->p >= (ptrdiff_t)(sizeof(shape) + 1 + sizeof(keys_len)))) {
+		const unsigned char *p = r->p;
+		memcpy(&shape, p, sizeof(shape));
+		p += sizeof(shape);
+		keys_len = *p++;
+		if (UNEXPECTED(keys_len == LEN_ESCAPE)) {
+			memcpy(&keys_len, p, sizeof(keys_len));
+			p += sizeof(keys_len);
+		}
+		r->p = p;
+	} else if (!rd_bytes(r, &shape, sizeof(shape)) || !rd_len(r, &keys_len)) {
+		return 0;
+	}
+	if (UNEXPECTED(keys_len > (size_t)(r->end - r->p))) {
 		return 0;
 	}
 	keys = r->p;
@@ -626,11 +644,28 @@ static bool decode_array(reader *r, zval *out, uint32_t depth)
 	zend_long nf = 0;
 	bool ok;
 
-	if (UNEXPECTED(depth > PHP_TABLE_MAX_DEPTH + 1) || !rd_byte(r, &flags) || (flags & ~(A_PACKED | A_NEXT_FREE))
-			|| !rd_len(r, &count)) {
+	if (UNEXPECTED(depth > PHP_TABLE_MAX_DEPTH + 1)) {
 		return 0;
 	}
-	if ((flags & A_NEXT_FREE) && !rd_bytes(r, &nf, sizeof(nf))) {
+	if (EXPECTED(r->end - r->p >= HEADER_MAX)) {
+		/* The whole header is there, whatever its fields say: read it unchecked. */
+		const unsigned char *p = r->p;
+		flags = *p++;
+		count = *p++;
+		if (UNEXPECTED(count == LEN_ESCAPE)) {
+			memcpy(&count, p, sizeof(count));
+			p += sizeof(count);
+		}
+		if (flags & A_NEXT_FREE) {
+			memcpy(&nf, p, sizeof(nf));
+			p += sizeof(nf);
+		}
+		r->p = p;
+	} else if (!rd_byte(r, &flags) || !rd_len(r, &count)
+	           || ((flags & A_NEXT_FREE) && !rd_bytes(r, &nf, sizeof(nf)))) {
+		return 0;
+	}
+	if (UNEXPECTED(flags & ~(A_PACKED | A_NEXT_FREE))) {
 		return 0;
 	}
 	/* Every element takes at least one byte: a count larger than what is left is corrupt, and must not
