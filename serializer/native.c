@@ -88,9 +88,33 @@ static zend_always_inline zend_long next_free_after(zend_long nf, zend_ulong h)
 
 static int encode_array(HashTable *ht, smart_str *out, uint32_t argnum, uint32_t depth);
 
+/* Room for `n` more bytes at the end of `out`; the caller writes them and adds what it wrote to the
+ * length (one capacity check per value instead of one per field). */
+static zend_always_inline unsigned char *reserve(smart_str *out, size_t n)
+{
+	smart_str_alloc(out, n, 0);
+	return (unsigned char *)ZSTR_VAL(out->s) + ZSTR_LEN(out->s);
+}
+
+static zend_always_inline unsigned char *write_len(unsigned char *w, size_t len)
+{
+	if (EXPECTED(len < LEN_ESCAPE)) {
+		*w++ = (unsigned char)len;
+	} else {
+		/* See put_len(). */
+		uint32_t l = (uint32_t)len;
+		*w++ = LEN_ESCAPE;
+		memcpy(w, &l, sizeof(l));
+		w += sizeof(l);
+	}
+	return w;
+}
+
 /* Append one value: its tag, then its body. */
 static int encode_value(zval *zv, smart_str *out, uint32_t argnum, uint32_t depth)
 {
+	unsigned char *w, *start;
+
 	if (Z_TYPE_P(zv) == IS_REFERENCE) {
 		if (Z_REFCOUNT_P(zv) > 1) {
 			return 0;
@@ -100,37 +124,40 @@ static int encode_value(zval *zv, smart_str *out, uint32_t argnum, uint32_t dept
 
 	switch (Z_TYPE_P(zv)) {
 		case IS_NULL:
-			smart_str_appendc(out, V_NULL);
-			break;
 		case IS_FALSE:
-			smart_str_appendc(out, V_FALSE);
-			break;
 		case IS_TRUE:
-			smart_str_appendc(out, V_TRUE);
-			break;
-		case IS_LONG: {
-			zend_long l = Z_LVAL_P(zv);
-			if (l >= INT8_MIN && l <= INT8_MAX) {
-				smart_str_appendc(out, V_INT8);
-				smart_str_appendc(out, (char)(int8_t)l);
+		case IS_LONG:
+		case IS_DOUBLE:
+			w = start = reserve(out, 1 + sizeof(int64_t));
+			if (Z_TYPE_P(zv) == IS_LONG) {
+				zend_long l = Z_LVAL_P(zv);
+				if (l >= INT8_MIN && l <= INT8_MAX) {
+					*w++ = V_INT8;
+					*w++ = (unsigned char)(int8_t)l;
+				} else {
+					int64_t v = (int64_t)l;
+					*w++ = V_LONG;
+					memcpy(w, &v, sizeof(v));
+					w += sizeof(v);
+				}
+			} else if (Z_TYPE_P(zv) == IS_DOUBLE) {
+				double d = Z_DVAL_P(zv);
+				*w++ = V_DOUBLE;
+				memcpy(w, &d, sizeof(d));
+				w += sizeof(d);
 			} else {
-				int64_t v = (int64_t)l;
-				smart_str_appendc(out, V_LONG);
-				smart_str_appendl(out, (const char *)&v, sizeof(v));
+				*w++ = Z_TYPE_P(zv) == IS_NULL ? V_NULL : Z_TYPE_P(zv) == IS_FALSE ? V_FALSE : V_TRUE;
 			}
 			break;
-		}
-		case IS_DOUBLE: {
-			double d = Z_DVAL_P(zv);
-			smart_str_appendc(out, V_DOUBLE);
-			smart_str_appendl(out, (const char *)&d, sizeof(d));
+		case IS_STRING: {
+			size_t len = Z_STRLEN_P(zv);
+			w = start = reserve(out, 1 + 1 + sizeof(uint32_t) + len);
+			*w++ = V_STRING;
+			w = write_len(w, len);
+			memcpy(w, Z_STRVAL_P(zv), len);
+			w += len;
 			break;
 		}
-		case IS_STRING:
-			smart_str_appendc(out, V_STRING);
-			put_len(out, Z_STRLEN_P(zv));
-			smart_str_appendl(out, Z_STRVAL_P(zv), Z_STRLEN_P(zv));
-			break;
 		case IS_ARRAY:
 			smart_str_appendc(out, V_ARRAY);
 			return encode_array(Z_ARRVAL_P(zv), out, argnum, depth + 1);
@@ -140,6 +167,7 @@ static int encode_value(zval *zv, smart_str *out, uint32_t argnum, uint32_t dept
 		default:   /* objects */
 			return 0;
 	}
+	ZSTR_LEN(out->s) += (size_t)(w - start);
 	return 1;
 }
 
@@ -232,22 +260,26 @@ static int encode_array(HashTable *ht, smart_str *out, uint32_t argnum, uint32_t
 		}
 		smart_str_appendl(out, (const char *)&shape, sizeof(shape));
 		put_len(out, keys_len);
-		smart_str_alloc(out, keys_len, 0);
-
-		ZEND_HASH_FOREACH_KEY(ht, h, key) {
-			if (key) {
-				smart_str_appendc(out, (char)K_STR);
-				put_len(out, ZSTR_LEN(key));
-				smart_str_appendl(out, ZSTR_VAL(key), ZSTR_LEN(key));
-			} else if (h <= UINT8_MAX) {
-				smart_str_appendc(out, (char)K_INT8);
-				smart_str_appendc(out, (char)(uint8_t)h);
-			} else {
-				int64_t v = (int64_t)h;
-				smart_str_appendc(out, (char)K_INT);
-				smart_str_appendl(out, (const char *)&v, sizeof(v));
-			}
-		} ZEND_HASH_FOREACH_END();
+		{
+			unsigned char *w = reserve(out, keys_len), *start = w;
+			ZEND_HASH_FOREACH_KEY(ht, h, key) {
+				if (key) {
+					*w++ = K_STR;
+					w = write_len(w, ZSTR_LEN(key));
+					memcpy(w, ZSTR_VAL(key), ZSTR_LEN(key));
+					w += ZSTR_LEN(key);
+				} else if (h <= UINT8_MAX) {
+					*w++ = K_INT8;
+					*w++ = (unsigned char)h;
+				} else {
+					int64_t v = (int64_t)h;
+					*w++ = K_INT;
+					memcpy(w, &v, sizeof(v));
+					w += sizeof(v);
+				}
+			} ZEND_HASH_FOREACH_END();
+			ZSTR_LEN(out->s) += (size_t)(w - start);
+		}
 
 		ZEND_HASH_FOREACH_VAL(ht, zv) {
 			if ((r = encode_value(zv, out, argnum, depth)) <= 0) {
