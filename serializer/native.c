@@ -627,6 +627,7 @@ static bool decode_hash(reader *r, zval *out, uint32_t count, uint32_t depth)
 	const unsigned char *keys;
 	uint32_t shape, keys_len;
 
+	ZVAL_UNDEF(out);   /* a header that fails leaves nothing for decode_array() to destroy */
 	if (EXPECTED(r->end - r->p >= (ptrdiff_t)(sizeof(shape) + 1 + sizeof(keys_len)))) {
 		const unsigned char *p = r->p;
 		memcpy(&shape, p, sizeof(shape));

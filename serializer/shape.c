@@ -144,6 +144,10 @@ void php_table_shape_learn(uint32_t hash, const unsigned char *keys, uint32_t ke
 	n->alloc_size = (uint32_t)HT_SIZE_EX(ht->nTableSize, ht->nTableMask);
 	n->next_free = next_free;
 	memcpy(n->image, HT_GET_DATA_ADDR(ht), image_size);
+	/* The values are the decoded array's, which will be freed: copies must never see them. */
+	for (uint32_t b = 0; b < n->count; b++) {
+		Z_TYPE_INFO(((Bucket *)(n->image + hash_bytes))[b].val) = IS_UNDEF;
+	}
 	memcpy(n->image + image_size, keys, keys_len);
 	n->keys = (const unsigned char *)n->image + image_size;
 	free(t);
