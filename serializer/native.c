@@ -342,6 +342,37 @@ static zend_always_inline bool rd_len(reader *r, uint32_t *out)
 	return rd_bytes(r, out, sizeof(*out));
 }
 
+/* zend_string_alloc(len, 0), with the allocation's size class chosen here for the sizes record fields
+ * have: emalloc() of a constant size goes straight to that class's allocator (_emalloc_N) in release
+ * builds, where a variable size makes the allocator work the class out. */
+static zend_always_inline zend_string *string_alloc(uint32_t len)
+{
+	size_t size = ZEND_MM_ALIGNED_SIZE(_ZSTR_STRUCT_SIZE(len));
+	zend_string *s;
+
+	switch (size) {
+		case 32: s = emalloc(32); break;
+		case 40: s = emalloc(40); break;
+		case 48: s = emalloc(48); break;
+		case 56: s = emalloc(56); break;
+		case 64: s = emalloc(64); break;
+		case 72:   /* the 80-byte class */
+		case 80: s = emalloc(80); break;
+		case 88:
+		case 96: s = emalloc(96); break;
+		case 104:
+		case 112: s = emalloc(112); break;
+		case 120:
+		case 128: s = emalloc(128); break;
+		default: s = emalloc(size); break;
+	}
+	GC_SET_REFCOUNT(s, 1);
+	GC_TYPE_INFO(s) = GC_STRING;
+	ZSTR_H(s) = 0;
+	ZSTR_LEN(s) = len;
+	return s;
+}
+
 /* A new string of the `len` bytes at `p` (which the caller checked are there). Short ones come from the
  * interned single-character table; others are copied with a few overlapping word moves rather than a
  * memcpy call, as most strings in records are short. */
@@ -353,7 +384,7 @@ static zend_always_inline zend_string *new_string(const unsigned char *p, uint32
 	if (len <= 1) {
 		return len == 0 ? ZSTR_EMPTY_ALLOC() : ZSTR_CHAR(p[0]);
 	}
-	s = zend_string_alloc(len, 0);
+	s = string_alloc(len);
 	d = ZSTR_VAL(s);
 	if (len <= 16) {
 		if (len >= 8) {
@@ -534,9 +565,24 @@ static bool decode_packed(reader *r, zval *out, uint32_t count, uint32_t depth)
 	zval *zv;
 	uint32_t i;
 
-	array_init_size(out, count);
-	ht = Z_ARRVAL_P(out);
-	zend_hash_real_init_packed(ht);
+	if (EXPECTED(count <= HT_MIN_SIZE)) {
+		/* What array_init_size() and zend_hash_real_init_packed() make of a small list, without the
+		 * calls: such lists (coordinates, pairs) are common inside records. */
+		ht = (HashTable *)emalloc(sizeof(HashTable));
+		GC_SET_REFCOUNT(ht, 1);
+		GC_TYPE_INFO(ht) = GC_ARRAY;
+		HT_FLAGS(ht) = HASH_FLAG_PACKED | HASH_FLAG_STATIC_KEYS;
+		ht->nTableMask = HT_MIN_MASK;
+		HT_SET_DATA_ADDR(ht, emalloc(HT_PACKED_SIZE_EX(HT_MIN_SIZE, HT_MIN_MASK)));
+		HT_HASH_RESET_PACKED(ht);
+		ht->nTableSize = HT_MIN_SIZE;
+		ht->pDestructor = ZVAL_PTR_DTOR;
+		ZVAL_ARR(out, ht);
+	} else {
+		array_init_size(out, count);
+		ht = Z_ARRVAL_P(out);
+		zend_hash_real_init_packed(ht);
+	}
 	zv = ht->arPacked;
 	for (i = 0; i < count; i++, zv++) {
 		if (UNEXPECTED(!decode_value(r, zv, depth))) {
