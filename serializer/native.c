@@ -374,8 +374,8 @@ static zend_always_inline zend_string *string_alloc(uint32_t len)
 }
 
 /* A new string of the `len` bytes at `p` (which the caller checked are there). Short ones come from the
- * interned single-character table; others are copied with a few overlapping word moves rather than a
- * memcpy call, as most strings in records are short. */
+ * interned single-character table; others of up to 32 bytes are copied with a few overlapping word
+ * moves rather than a memcpy call, as most strings in records are short. */
 static zend_always_inline zend_string *new_string(const unsigned char *p, uint32_t len)
 {
 	zend_string *s;
@@ -406,6 +406,16 @@ static zend_always_inline zend_string *new_string(const unsigned char *p, uint32
 			memcpy(d, &a, 2);
 			memcpy(d + len - 2, &b, 2);
 		}
+	} else if (len <= 32) {
+		uint64_t a, b, c, e;
+		memcpy(&a, p, 8);
+		memcpy(&b, p + 8, 8);
+		memcpy(&c, p + len - 16, 8);
+		memcpy(&e, p + len - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + 8, &b, 8);
+		memcpy(d + len - 16, &c, 8);
+		memcpy(d + len - 8, &e, 8);
 	} else {
 		memcpy(d, p, len);
 	}

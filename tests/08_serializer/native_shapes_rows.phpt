@@ -92,6 +92,16 @@ for ($round = 0; $round < 3; $round++) {
     $check("odd keys round $round", Table::get('odd'), $odd);
 }
 
+// Strings of every length up to 70 bytes (the decoder copies short ones word by word).
+$lengths = [];
+for ($len = 0; $len <= 70; $len++) {
+    $lengths["s$len"] = substr(str_repeat('0123456789abcdef', 5), $len % 7, $len);
+}
+Table::set('lengths', $lengths);
+for ($round = 0; $round < 2; $round++) {
+    $check("string lengths round $round", Table::get('lengths'), $lengths);
+}
+
 echo $fails === 0 ? "ok\n" : "$fails failures\n";
 ?>
 --EXPECT--
