@@ -484,12 +484,13 @@ static zend_never_inline bool decode_value_checked(reader *r, zval *out, uint32_
 }
 
 /* One value into `out`, writing only its value and type (a bucket's chain link in Z_NEXT stays). On
- * failure `out` holds nothing the caller must free. */
-static zend_always_inline bool decode_value(reader *r, zval *out, uint32_t depth)
+ * failure `out` holds nothing the caller must free. `end` is r->end, which callers keep in a register
+ * across a loop (the allocator calls in between would make the compiler load it again). */
+static zend_always_inline bool decode_value(reader *r, const unsigned char *end, zval *out, uint32_t depth)
 {
 	const unsigned char *p = r->p;
 
-	if (UNEXPECTED(r->end - p < VALUE_FIXED_MAX)) {
+	if (UNEXPECTED(end - p < VALUE_FIXED_MAX)) {
 		return decode_value_checked(r, out, depth);
 	}
 	switch (*p++) {
@@ -525,7 +526,7 @@ static zend_always_inline bool decode_value(reader *r, zval *out, uint32_t depth
 				memcpy(&len, p, sizeof(len));
 				p += sizeof(len);
 			}
-			if (UNEXPECTED(len > (size_t)(r->end - p))) {
+			if (UNEXPECTED(len > (size_t)(end - p))) {
 				return 0;
 			}
 			if (len > 1) {
@@ -571,6 +572,7 @@ static zend_always_inline zval *append_bucket(HashTable *ht, zend_string *key, z
 
 static bool decode_packed(reader *r, zval *out, uint32_t count, uint32_t depth)
 {
+	const unsigned char *end = r->end;
 	HashTable *ht;
 	zval *zv;
 	uint32_t i;
@@ -595,7 +597,7 @@ static bool decode_packed(reader *r, zval *out, uint32_t count, uint32_t depth)
 	}
 	zv = ht->arPacked;
 	for (i = 0; i < count; i++, zv++) {
-		if (UNEXPECTED(!decode_value(r, zv, depth))) {
+		if (UNEXPECTED(!decode_value(r, end, zv, depth))) {
 			break;
 		}
 	}
@@ -612,6 +614,7 @@ static zend_never_inline bool decode_hash_keys(reader *r, zval *out, uint32_t co
                                                uint32_t shape, const unsigned char *keys, uint32_t keys_len)
 {
 	reader k = { keys, keys + keys_len };
+	const unsigned char *end = r->end;
 	HashTable *ht;
 	zend_long nf = ZEND_LONG_MIN;
 	uint32_t i;
@@ -658,7 +661,7 @@ static zend_never_inline bool decode_hash_keys(reader *r, zval *out, uint32_t co
 				return 0;
 		}
 		/* Decode into a local first: a failing value must not leave a half-made bucket behind. */
-		if (UNEXPECTED(!decode_value(r, &tmp, depth))) {
+		if (UNEXPECTED(!decode_value(r, end, &tmp, depth))) {
 			if (key) {
 				zend_string_release_ex(key, 0);
 			}
@@ -710,12 +713,13 @@ static bool decode_hash(reader *r, zval *out, uint32_t count, uint32_t depth)
 	t = php_table_shape_find(shape, count, keys, keys_len);
 	if (EXPECTED(t != NULL)) {
 		HashTable *ht = php_table_shape_new_array(t);
+		const unsigned char *end = r->end;
 		Bucket *b = ht->arData;
 		uint32_t i;
 
 		ZVAL_ARR(out, ht);
 		for (i = 0; i < count; i++, b++) {
-			if (UNEXPECTED(!decode_value(r, &b->val, depth))) {
+			if (UNEXPECTED(!decode_value(r, end, &b->val, depth))) {
 				/* Only the values written are destroyed (the keys are interned). */
 				ht->nNumUsed = ht->nNumOfElements = i;
 				return 0;
