@@ -34,7 +34,7 @@ if test "$PHP_TABLE" != "no"; then
     core/window.c core/gdsf.c core/claim.c core/gc.c \
     core/table_core.c core/check.c \
     core/random_posix.c core/hash.c core/split.c"
-  TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/image.c serializer/php.c serializer/compress.c"
+  TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/shape.c serializer/image.c serializer/php.c serializer/compress.c"
 
   dnl Compression libraries, each only when asked for: pkg-config finds its flags.
   if test "$PHP_TABLE_LZ4" != "no"; then

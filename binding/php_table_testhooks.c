@@ -10,6 +10,13 @@
  *   Shm\__table_test_check(): string
  *       The table's full consistency check (tbl_check: chains, counters, allocator): "" when the table
  *       is consistent, else what is wrong. Attaches a named segment first, like any call.
+ *
+ *   Shm\__table_test_native_encode(array $value): string|false
+ *       The native encoding of $value (serializer/native.c), or false when it needs the serializer.
+ *
+ *   Shm\__table_test_native_decode(string $bytes): array
+ *       Decode native bytes as get() would, so that tests can feed it truncated or corrupt encodings:
+ *       throws Shm\TableException ("the stored value is corrupt") when they are not valid.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -47,6 +54,48 @@ PHP_FUNCTION(Shm___table_test_check)
 	RETURN_STRING(err[0] ? err : "inconsistent");
 }
 
+PHP_FUNCTION(Shm___table_test_native_encode)
+{
+	HashTable *ht;
+	smart_str out = {0};
+	int r;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT(ht)
+	ZEND_PARSE_PARAMETERS_END();
+
+	r = php_table_native_encode(ht, &out, 1);
+	if (r <= 0) {
+		smart_str_free(&out);
+		if (r < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_FALSE;
+	}
+	RETURN_STR(smart_str_extract(&out));
+}
+
+PHP_FUNCTION(Shm___table_test_native_decode)
+{
+	zend_string *bytes;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(bytes)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (php_table_native_decode(ZSTR_VAL(bytes), ZSTR_LEN(bytes), return_value) != SUCCESS) {
+		RETURN_THROWS();
+	}
+}
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_table_test_native_encode, 0, 1, MAY_BE_STRING | MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO(0, value, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_table_test_native_decode, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, bytes, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_table_test_check, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
@@ -57,6 +106,8 @@ ZEND_END_ARG_INFO()
 static const zend_function_entry php_table_test_functions[] = {
 	ZEND_NS_FALIAS("Shm", __table_test_protect, Shm___table_test_protect, arginfo_table_test_protect)
 	ZEND_NS_FALIAS("Shm", __table_test_check, Shm___table_test_check, arginfo_table_test_check)
+	ZEND_NS_FALIAS("Shm", __table_test_native_encode, Shm___table_test_native_encode, arginfo_table_test_native_encode)
+	ZEND_NS_FALIAS("Shm", __table_test_native_decode, Shm___table_test_native_decode, arginfo_table_test_native_decode)
 	ZEND_FE_END
 };
 

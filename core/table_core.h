@@ -209,7 +209,8 @@ int tbl_debug_protect(tbl_t *t, int readonly);
 /* Message of the last TBL_ESYS from this handle. */
 const char *tbl_errstr(tbl_t *t);
 /* Version of the segment layout and of what its contents mean (2: the key hash of hash.h, multilinear
- * with SipHash-1-3 for long keys; 5: an integer's value is 16-aligned and followed by its seal). */
+ * with SipHash-1-3 for long keys; 5: an integer's value is 16-aligned and followed by its seal, and the
+ * binding's native array encoding keeps a hash array's keys in one block, apart from its values). */
 #define TBL_LAYOUT_VERSION 5
 
 #endif

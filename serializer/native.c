@@ -1,31 +1,48 @@
 /*
  * native.c - the native array encoding: arrays of null/bool/int/float/string (and arrays of those),
- * laid out so that decoding is one forward pass with every hash table allocated at its final size.
+ * laid out so that decoding is one forward pass with every hash table allocated at its final size, and
+ * so that an array whose keys the process has seen before is rebuilt from a template of them (shape.c).
  *
  * The bytes never leave the machine (one segment, one host), so numbers are host-endian and unaligned;
  * they are read with memcpy.
  *
- *   array   := flags:u8  count:len  [next_free:i64 if flags & A_NEXT_FREE]  element{count}
- *   element := value                      when flags & A_PACKED (keys are 0 .. count-1, in order)
- *            | (kind | tag):u8 key body   otherwise; kind is the high nibble, tag the low one
- *   key     := K_INT8: u8 | K_INT: i64 | K_STR: len bytes
- *   value   := tag:u8 body                (in packed arrays; in hash arrays the tag shares the key byte)
+ *   array   := flags:u8  count:len  [next_free:i64 if flags & A_NEXT_FREE]  body
+ *   body    := value{count}                               when flags & A_PACKED (keys 0 .. count-1)
+ *            | shape:u32  keys_len:len  key{count}  value{count}    otherwise
+ *   key     := K_INT8:u8 u8 | K_INT:u8 i64 | K_STR:u8 len bytes      (keys_len bytes in all)
+ *   value   := tag:u8 body
  *   body    := V_NULL V_FALSE V_TRUE: nothing | V_INT8: i8 | V_LONG: i64 | V_DOUBLE: f64
  *            | V_STRING: len bytes | V_ARRAY: array
  *   len     := u8 when < 255, else 0xFF u32
+ *
+ * A hash array's keys form one block, apart from its values, so that the decoder can recognise a key
+ * list it has a template for with one comparison of bytes, and then copy the template's buckets (keys,
+ * hashes and collision chains) instead of hashing and linking each key. `shape` is a hash of the key
+ * list that the encoder derives from the keys' own zend hashes (already computed: they are array keys);
+ * it only picks the template to compare with, so a wrong one costs a template miss, never a wrong key.
+ * Hash arrays the process has no template for are decoded key by key, through the key cache of
+ * shape.c, and become templates when they may (shape.c).
  *
  * Packed arrays decode straight into a packed zend_array (zend_hash_real_init_packed); hash arrays are
  * preallocated for `count` buckets and filled by appending buckets directly, since keys are known to be
  * unique. Integer keys stay integers (PHP already normalized "5" to 5 before we saw it).
  *
  * nNextFreeElement: the decoder recomputes it the way PHP does while inserting (packed: count; hash:
- * one past the largest int key seen, starting from ZEND_LONG_MIN). When the source array's value differs
- * (say [5 => 'a', 6 => 'b'] after unset($a[6]) still appends at 7) the encoder writes it explicitly
- * (A_NEXT_FREE), so `$a[] = x` after a round trip picks the same key as before.
+ * one past the largest int key seen, starting from ZEND_LONG_MIN; a template remembers it). When the
+ * source array's value differs (say [5 => 'a', 6 => 'b'] after unset($a[6]) still appends at 7) the
+ * encoder writes it explicitly (A_NEXT_FREE), so `$a[] = x` after a round trip picks the same key as
+ * before.
+ *
+ * Bounds: a value's tag and fixed-size body take at most 9 bytes, so the decoder checks once per value
+ * that 9 bytes are left (and only a string's length against the end besides); the last few values of a
+ * buffer take a path that checks each read. Corrupt or truncated bytes are rejected, never read past.
  *
  * A PHP reference whose refcount is 1 is not observable as a reference and is encoded as its value;
  * any other reference, any object, and nesting deeper than PHP_TABLE_MAX_DEPTH levels send the whole
  * value to the serializer.
+ *
+ * Format changes bump TBL_LAYOUT_VERSION (core/table_core.h), so that no segment holding the old
+ * encoding is read with the new decoder.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -34,6 +51,7 @@
 #include "php.h"
 #include "zend_smart_str.h"
 #include "serializer/serializer.h"
+#include "serializer/shape.h"
 
 enum {
 	V_NULL = 0, V_FALSE = 1, V_TRUE = 2, V_INT8 = 3, V_LONG = 4, V_DOUBLE = 5, V_STRING = 6, V_ARRAY = 7,
@@ -70,12 +88,32 @@ static zend_always_inline zend_long next_free_after(zend_long nf, zend_ulong h)
 
 static int encode_array(HashTable *ht, smart_str *out, uint32_t argnum, uint32_t depth);
 
-/* Append one value. With `hashed` set the tag is or'ed into the key byte the caller already
- * reserved at out->s[kpos]. */
-static int encode_value(zval *zv, smart_str *out, uint32_t argnum, uint32_t depth, size_t kpos, int hashed)
+/* Room for `n` more bytes at the end of `out`; the caller writes them and adds what it wrote to the
+ * length (one capacity check per value instead of one per field). */
+static zend_always_inline unsigned char *reserve(smart_str *out, size_t n)
 {
-	uint8_t tag;
-	size_t tpos;
+	smart_str_alloc(out, n, 0);
+	return (unsigned char *)ZSTR_VAL(out->s) + ZSTR_LEN(out->s);
+}
+
+static zend_always_inline unsigned char *write_len(unsigned char *w, size_t len)
+{
+	if (EXPECTED(len < LEN_ESCAPE)) {
+		*w++ = (unsigned char)len;
+	} else {
+		/* See put_len(). */
+		uint32_t l = (uint32_t)len;
+		*w++ = LEN_ESCAPE;
+		memcpy(w, &l, sizeof(l));
+		w += sizeof(l);
+	}
+	return w;
+}
+
+/* Append one value: its tag, then its body. */
+static int encode_value(zval *zv, smart_str *out, uint32_t argnum, uint32_t depth)
+{
+	unsigned char *w, *start;
 
 	if (Z_TYPE_P(zv) == IS_REFERENCE) {
 		if (Z_REFCOUNT_P(zv) > 1) {
@@ -84,63 +122,65 @@ static int encode_value(zval *zv, smart_str *out, uint32_t argnum, uint32_t dept
 		zv = Z_REFVAL_P(zv);
 	}
 
-	if (hashed) {
-		tpos = kpos;
-	} else {
-		tpos = ZSTR_LEN(out->s);
-		smart_str_appendc(out, 0);
-	}
-
 	switch (Z_TYPE_P(zv)) {
 		case IS_NULL:
-			tag = V_NULL;
-			break;
 		case IS_FALSE:
-			tag = V_FALSE;
-			break;
 		case IS_TRUE:
-			tag = V_TRUE;
-			break;
-		case IS_LONG: {
-			zend_long l = Z_LVAL_P(zv);
-			if (l >= INT8_MIN && l <= INT8_MAX) {
-				tag = V_INT8;
-				smart_str_appendc(out, (char)(int8_t)l);
+		case IS_LONG:
+		case IS_DOUBLE:
+			w = start = reserve(out, 1 + sizeof(int64_t));
+			if (Z_TYPE_P(zv) == IS_LONG) {
+				zend_long l = Z_LVAL_P(zv);
+				if (l >= INT8_MIN && l <= INT8_MAX) {
+					*w++ = V_INT8;
+					*w++ = (unsigned char)(int8_t)l;
+				} else {
+					int64_t v = (int64_t)l;
+					*w++ = V_LONG;
+					memcpy(w, &v, sizeof(v));
+					w += sizeof(v);
+				}
+			} else if (Z_TYPE_P(zv) == IS_DOUBLE) {
+				double d = Z_DVAL_P(zv);
+				*w++ = V_DOUBLE;
+				memcpy(w, &d, sizeof(d));
+				w += sizeof(d);
 			} else {
-				int64_t v = (int64_t)l;
-				tag = V_LONG;
-				smart_str_appendl(out, (const char *)&v, sizeof(v));
+				*w++ = Z_TYPE_P(zv) == IS_NULL ? V_NULL : Z_TYPE_P(zv) == IS_FALSE ? V_FALSE : V_TRUE;
 			}
 			break;
-		}
-		case IS_DOUBLE: {
-			double d = Z_DVAL_P(zv);
-			tag = V_DOUBLE;
-			smart_str_appendl(out, (const char *)&d, sizeof(d));
+		case IS_STRING: {
+			size_t len = Z_STRLEN_P(zv);
+			w = start = reserve(out, 1 + 1 + sizeof(uint32_t) + len);
+			*w++ = V_STRING;
+			w = write_len(w, len);
+			memcpy(w, Z_STRVAL_P(zv), len);
+			w += len;
 			break;
 		}
-		case IS_STRING:
-			tag = V_STRING;
-			put_len(out, Z_STRLEN_P(zv));
-			smart_str_appendl(out, Z_STRVAL_P(zv), Z_STRLEN_P(zv));
-			break;
-		case IS_ARRAY: {
-			int r;
-			tag = V_ARRAY;
-			r = encode_array(Z_ARRVAL_P(zv), out, argnum, depth + 1);
-			if (r <= 0) {
-				return r;
-			}
-			break;
-		}
+		case IS_ARRAY:
+			smart_str_appendc(out, V_ARRAY);
+			return encode_array(Z_ARRVAL_P(zv), out, argnum, depth + 1);
 		case IS_RESOURCE:
 			php_table_value_error(argnum, 1, "cannot contain a resource");
 			return -1;
 		default:   /* objects */
 			return 0;
 	}
-	ZSTR_VAL(out->s)[tpos] |= (char)tag;
+	ZSTR_LEN(out->s) += (size_t)(w - start);
 	return 1;
+}
+
+static zend_always_inline size_t len_size(size_t len)
+{
+	return len < LEN_ESCAPE ? 1 : 1 + sizeof(uint32_t);
+}
+
+/* One step of the shape hash: order-sensitive, over the keys' zend hashes (or integer values). */
+static zend_always_inline uint32_t shape_mix(uint32_t shape, zend_ulong h)
+{
+	uint64_t x = (uint64_t)h;
+	return (shape ^ (uint32_t)(x ^ (x >> 32))) * 0x01000193u;
 }
 
 static int encode_array(HashTable *ht, smart_str *out, uint32_t argnum, uint32_t depth)
@@ -183,24 +223,32 @@ static int encode_array(HashTable *ht, smart_str *out, uint32_t argnum, uint32_t
 			smart_str_appendl(out, (const char *)&nf, sizeof(nf));
 		}
 		ZEND_HASH_FOREACH_VAL(ht, zv) {
-			if ((r = encode_value(zv, out, argnum, depth, 0, 0)) <= 0) {
+			if ((r = encode_value(zv, out, argnum, depth)) <= 0) {
 				return r;
 			}
 		} ZEND_HASH_FOREACH_END();
 		return 1;
 	}
 
-	/* Hash array. A first pass over the keys tells whether the decoder's recomputed nNextFreeElement
-	 * will match (it nearly always does), so the header can be written up front. */
+	/* Hash array. A first pass over the keys gives the header: whether the decoder's recomputed
+	 * nNextFreeElement will match (it nearly always does), the key block's length and the shape hash.
+	 * Then the keys, then the values. */
 	{
 		zend_ulong h;
 		zend_string *key;
 		zval *zv;
+		size_t keys_len = 0;
+		uint32_t shape = 0x811c9dc5u ^ count;
 
 		nf = ZEND_LONG_MIN;
 		ZEND_HASH_FOREACH_KEY(ht, h, key) {
-			if (!key) {
+			if (key) {
+				keys_len += 1 + len_size(ZSTR_LEN(key)) + ZSTR_LEN(key);
+				shape = shape_mix(shape, zend_string_hash_val(key));
+			} else {
 				nf = next_free_after(nf, h);
+				keys_len += h <= UINT8_MAX ? 2 : 1 + sizeof(int64_t);
+				shape = shape_mix(shape, ~h);
 			}
 		} ZEND_HASH_FOREACH_END();
 		flags = nf != ht->nNextFreeElement ? A_NEXT_FREE : 0;
@@ -210,22 +258,31 @@ static int encode_array(HashTable *ht, smart_str *out, uint32_t argnum, uint32_t
 			nf = ht->nNextFreeElement;
 			smart_str_appendl(out, (const char *)&nf, sizeof(nf));
 		}
+		smart_str_appendl(out, (const char *)&shape, sizeof(shape));
+		put_len(out, keys_len);
+		{
+			unsigned char *w = reserve(out, keys_len), *start = w;
+			ZEND_HASH_FOREACH_KEY(ht, h, key) {
+				if (key) {
+					*w++ = K_STR;
+					w = write_len(w, ZSTR_LEN(key));
+					memcpy(w, ZSTR_VAL(key), ZSTR_LEN(key));
+					w += ZSTR_LEN(key);
+				} else if (h <= UINT8_MAX) {
+					*w++ = K_INT8;
+					*w++ = (unsigned char)h;
+				} else {
+					int64_t v = (int64_t)h;
+					*w++ = K_INT;
+					memcpy(w, &v, sizeof(v));
+					w += sizeof(v);
+				}
+			} ZEND_HASH_FOREACH_END();
+			ZSTR_LEN(out->s) += (size_t)(w - start);
+		}
 
-		ZEND_HASH_FOREACH_KEY_VAL(ht, h, key, zv) {
-			size_t kpos = ZSTR_LEN(out->s);
-			if (key) {
-				smart_str_appendc(out, (char)K_STR);
-				put_len(out, ZSTR_LEN(key));
-				smart_str_appendl(out, ZSTR_VAL(key), ZSTR_LEN(key));
-			} else if (h <= UINT8_MAX) {
-				smart_str_appendc(out, (char)K_INT8);
-				smart_str_appendc(out, (char)(uint8_t)h);
-			} else {
-				int64_t v = (int64_t)h;
-				smart_str_appendc(out, (char)K_INT);
-				smart_str_appendl(out, (const char *)&v, sizeof(v));
-			}
-			if ((r = encode_value(zv, out, argnum, depth, kpos, 1)) <= 0) {
+		ZEND_HASH_FOREACH_VAL(ht, zv) {
+			if ((r = encode_value(zv, out, argnum, depth)) <= 0) {
 				return r;
 			}
 		} ZEND_HASH_FOREACH_END();
@@ -246,6 +303,12 @@ typedef struct reader {
 	const unsigned char *p;
 	const unsigned char *end;
 } reader;
+
+/* The most bytes a value's tag and fixed-size body take (V_LONG, V_DOUBLE; a string's tag and long length
+ * take 6): with this many left, the fast path reads them without checking. */
+#define VALUE_FIXED_MAX 9
+/* The most bytes an array's header takes: flags, an escaped count, next_free. */
+#define HEADER_MAX (1 + 1 + 4 + 8)
 
 static zend_always_inline bool rd_byte(reader *r, uint8_t *out)
 {
@@ -279,122 +342,97 @@ static zend_always_inline bool rd_len(reader *r, uint32_t *out)
 	return rd_bytes(r, out, sizeof(*out));
 }
 
-/* A string of `len` bytes at r->p; short ones come from the interned single-character table. */
-static zend_always_inline zend_string *rd_string(reader *r, uint32_t len)
+/* zend_string_alloc(len, 0), with the allocation's size class chosen here for the sizes record fields
+ * have: emalloc() of a constant size goes straight to that class's allocator (_emalloc_N) in release
+ * builds, where a variable size makes the allocator work the class out. */
+static zend_always_inline zend_string *string_alloc(uint32_t len)
+{
+	size_t size = ZEND_MM_ALIGNED_SIZE(_ZSTR_STRUCT_SIZE(len));
+	zend_string *s;
+
+	switch (size) {
+		case 32: s = emalloc(32); break;
+		case 40: s = emalloc(40); break;
+		case 48: s = emalloc(48); break;
+		case 56: s = emalloc(56); break;
+		case 64: s = emalloc(64); break;
+		case 72:   /* the 80-byte class */
+		case 80: s = emalloc(80); break;
+		case 88:
+		case 96: s = emalloc(96); break;
+		case 104:
+		case 112: s = emalloc(112); break;
+		case 120:
+		case 128: s = emalloc(128); break;
+		default: s = emalloc(size); break;
+	}
+	GC_SET_REFCOUNT(s, 1);
+	GC_TYPE_INFO(s) = GC_STRING;
+	ZSTR_H(s) = 0;
+	ZSTR_LEN(s) = len;
+	return s;
+}
+
+/* A new string of the `len` bytes at `p` (which the caller checked are there). Short ones come from the
+ * interned single-character table; others of up to 32 bytes are copied with a few overlapping word
+ * moves rather than a memcpy call, as most strings in records are short. */
+static zend_always_inline zend_string *new_string(const unsigned char *p, uint32_t len)
 {
 	zend_string *s;
-	if (UNEXPECTED((size_t)(r->end - r->p) < len)) {
-		return NULL;
-	}
+	char *d;
+
 	if (len <= 1) {
-		s = len == 0 ? ZSTR_EMPTY_ALLOC() : ZSTR_CHAR(r->p[0]);
-	} else {
-		s = zend_string_init((const char *)r->p, len, 0);
+		return len == 0 ? ZSTR_EMPTY_ALLOC() : ZSTR_CHAR(p[0]);
 	}
-	r->p += len;
-	return s;
-}
-
-/*
- * Array keys repeat across values (every record has "name", "id", ...), so the decoder keeps a small
- * process-local, direct-mapped cache of key strings. A cached string is persistent and flagged interned
- * (never IS_STR_PERMANENT): the engine neither refcounts nor frees it, so a hit costs no allocation, no
- * free when the array dies, and no hashing (the hash is stored in the string). Only short keys are
- * cached, and a slot is never replaced, so the cache is bounded (KEY_CACHE_SLOTS * ~56 bytes) and
- * never frees a string a live array might still use; php_table_native_shutdown() frees it at MSHUTDOWN,
- * after every request's arrays are gone. Forked children inherit it copy-on-write. Values stored
- * elsewhere (APCu, our own table) copy key bytes, never these pointers. Not used in ZTS builds.
- */
-#define KEY_CACHE_SLOTS   4096u
-#define KEY_CACHE_MAX_LEN 32u
-
-static zend_string *key_cache[KEY_CACHE_SLOTS];
-
-/* Equality of two 2 .. KEY_CACHE_MAX_LEN byte runs with a few overlapping word loads: cheaper than a
- * memcmp call for the short keys the cache holds. */
-static zend_always_inline bool short_equal(const char *a, const char *b, uint32_t len)
-{
-	if (len >= 8) {
-		uint64_t x, y;
-		for (uint32_t i = 0; i + 8 < len; i += 8) {
-			memcpy(&x, a + i, 8);
-			memcpy(&y, b + i, 8);
-			if (x != y) {
-				return 0;
-			}
+	s = string_alloc(len);
+	d = ZSTR_VAL(s);
+	if (len <= 16) {
+		if (len >= 8) {
+			uint64_t a, b;
+			memcpy(&a, p, 8);
+			memcpy(&b, p + len - 8, 8);
+			memcpy(d, &a, 8);
+			memcpy(d + len - 8, &b, 8);
+		} else if (len >= 4) {
+			uint32_t a, b;
+			memcpy(&a, p, 4);
+			memcpy(&b, p + len - 4, 4);
+			memcpy(d, &a, 4);
+			memcpy(d + len - 4, &b, 4);
+		} else {
+			uint16_t a, b;
+			memcpy(&a, p, 2);
+			memcpy(&b, p + len - 2, 2);
+			memcpy(d, &a, 2);
+			memcpy(d + len - 2, &b, 2);
 		}
-		memcpy(&x, a + len - 8, 8);
-		memcpy(&y, b + len - 8, 8);
-		return x == y;
-	}
-	if (len >= 4) {
-		uint32_t x1, y1, x2, y2;
-		memcpy(&x1, a, 4);
-		memcpy(&y1, b, 4);
-		memcpy(&x2, a + len - 4, 4);
-		memcpy(&y2, b + len - 4, 4);
-		return x1 == y1 && x2 == y2;
+	} else if (len <= 32) {
+		uint64_t a, b, c, e;
+		memcpy(&a, p, 8);
+		memcpy(&b, p + 8, 8);
+		memcpy(&c, p + len - 16, 8);
+		memcpy(&e, p + len - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + 8, &b, 8);
+		memcpy(d + len - 16, &c, 8);
+		memcpy(d + len - 8, &e, 8);
 	} else {
-		uint16_t x1, y1, x2, y2;
-		memcpy(&x1, a, 2);
-		memcpy(&y1, b, 2);
-		memcpy(&x2, a + len - 2, 2);
-		memcpy(&y2, b + len - 2, 2);
-		return x1 == y1 && x2 == y2;
+		memcpy(d, p, len);
 	}
-}
-
-static zend_always_inline zend_string *key_string(reader *r, uint32_t len)
-{
-	const char *p = (const char *)r->p;
-	zend_ulong h;
-	zend_string **slot, *s;
-
-#ifdef ZTS
-	/* The cache is process-wide and unlocked: threads would race on it. */
-	return rd_string(r, len);
-#endif
-	if (len <= 1 || len > KEY_CACHE_MAX_LEN) {
-		return rd_string(r, len);
-	}
-	if (UNEXPECTED((size_t)(r->end - r->p) < len)) {
-		return NULL;
-	}
-	h = zend_inline_hash_func(p, len);
-	slot = &key_cache[h & (KEY_CACHE_SLOTS - 1)];
-	s = *slot;
-	if (EXPECTED(s != NULL) && ZSTR_H(s) == h && ZSTR_LEN(s) == len && short_equal(ZSTR_VAL(s), p, len)) {
-		r->p += len;
-		return s;
-	}
-	if (s == NULL) {
-		s = zend_string_init(p, len, 1);
-		ZSTR_H(s) = h;
-		GC_TYPE_INFO(s) = GC_STRING | ((IS_STR_INTERNED | IS_STR_PERSISTENT) << GC_FLAGS_SHIFT);
-		*slot = s;
-	} else {
-		/* Slot taken by another key: an ordinary string, with its hash already computed. */
-		s = zend_string_init(p, len, 0);
-		ZSTR_H(s) = h;
-	}
-	r->p += len;
+	d[len] = '\0';
 	return s;
-}
-
-void php_table_native_shutdown(void)
-{
-	for (uint32_t i = 0; i < KEY_CACHE_SLOTS; i++) {
-		if (key_cache[i]) {
-			pefree(key_cache[i], 1);
-			key_cache[i] = NULL;
-		}
-	}
 }
 
 static bool decode_array(reader *r, zval *out, uint32_t depth);
 
-static zend_always_inline bool decode_body(reader *r, uint8_t tag, zval *out, uint32_t depth)
+/* One value near the end of the buffer: every read checked. */
+static zend_never_inline bool decode_value_checked(reader *r, zval *out, uint32_t depth)
 {
+	uint8_t tag;
+
+	if (!rd_byte(r, &tag)) {
+		return 0;
+	}
 	switch (tag) {
 		case V_NULL:
 			ZVAL_NULL(out);
@@ -431,11 +469,11 @@ static zend_always_inline bool decode_body(reader *r, uint8_t tag, zval *out, ui
 		}
 		case V_STRING: {
 			uint32_t len;
-			zend_string *s;
-			if (!rd_len(r, &len) || !(s = rd_string(r, len))) {
+			if (!rd_len(r, &len) || len > (size_t)(r->end - r->p)) {
 				return 0;
 			}
-			ZVAL_STR(out, s);   /* ZVAL_STR sets the interned type flags for the interned ones */
+			ZVAL_STR(out, new_string(r->p, len));   /* ZVAL_STR sets the interned type flags for the interned ones */
+			r->p += len;
 			return 1;
 		}
 		case V_ARRAY:
@@ -445,7 +483,72 @@ static zend_always_inline bool decode_body(reader *r, uint8_t tag, zval *out, ui
 	}
 }
 
-/* Append a bucket to a mixed table sized for it; takes over the caller's reference to `key`. */
+/* One value into `out`, writing only its value and type (a bucket's chain link in Z_NEXT stays). On
+ * failure `out` holds nothing the caller must free. `end` is r->end, which callers keep in a register
+ * across a loop (the allocator calls in between would make the compiler load it again). */
+static zend_always_inline bool decode_value(reader *r, const unsigned char *end, zval *out, uint32_t depth)
+{
+	const unsigned char *p = r->p;
+
+	if (UNEXPECTED(end - p < VALUE_FIXED_MAX)) {
+		return decode_value_checked(r, out, depth);
+	}
+	switch (*p++) {
+		case V_NULL:
+			ZVAL_NULL(out);
+			break;
+		case V_FALSE:
+			ZVAL_FALSE(out);
+			break;
+		case V_TRUE:
+			ZVAL_TRUE(out);
+			break;
+		case V_INT8:
+			ZVAL_LONG(out, (int8_t)*p++);
+			break;
+		case V_LONG: {
+			int64_t v;
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			ZVAL_LONG(out, (zend_long)v);
+			break;
+		}
+		case V_DOUBLE: {
+			double d;
+			memcpy(&d, p, sizeof(d));
+			p += sizeof(d);
+			ZVAL_DOUBLE(out, d);
+			break;
+		}
+		case V_STRING: {
+			uint32_t len = *p++;
+			if (UNEXPECTED(len == LEN_ESCAPE)) {
+				memcpy(&len, p, sizeof(len));
+				p += sizeof(len);
+			}
+			if (UNEXPECTED(len > (size_t)(end - p))) {
+				return 0;
+			}
+			if (len > 1) {
+				ZVAL_NEW_STR(out, new_string(p, len));
+			} else {
+				ZVAL_INTERNED_STR(out, len == 0 ? ZSTR_EMPTY_ALLOC() : ZSTR_CHAR(p[0]));
+			}
+			p += len;
+			break;
+		}
+		case V_ARRAY:
+			r->p = p;
+			return decode_array(r, out, depth + 1);
+		default:
+			return 0;
+	}
+	r->p = p;
+	return 1;
+}
+
+/* Append a bucket to a mixed table sized for it; takes over the caller's reference to `key` (whose hash
+ * is set). */
 static zend_always_inline zval *append_bucket(HashTable *ht, zend_string *key, zend_ulong h)
 {
 	uint32_t idx = ht->nNumUsed++;
@@ -456,7 +559,7 @@ static zend_always_inline zval *append_bucket(HashTable *ht, zend_string *key, z
 		if (!ZSTR_IS_INTERNED(key)) {
 			HT_FLAGS(ht) &= ~HASH_FLAG_STATIC_KEYS;
 		}
-		h = zend_string_hash_val(key);
+		h = ZSTR_H(key);
 	}
 	p->key = key;
 	p->h = h;
@@ -469,17 +572,32 @@ static zend_always_inline zval *append_bucket(HashTable *ht, zend_string *key, z
 
 static bool decode_packed(reader *r, zval *out, uint32_t count, uint32_t depth)
 {
+	const unsigned char *end = r->end;
 	HashTable *ht;
 	zval *zv;
 	uint32_t i;
-	uint8_t tag;
 
-	array_init_size(out, count);
-	ht = Z_ARRVAL_P(out);
-	zend_hash_real_init_packed(ht);
+	if (EXPECTED(count <= HT_MIN_SIZE)) {
+		/* What array_init_size() and zend_hash_real_init_packed() make of a small list, without the
+		 * calls: such lists (coordinates, pairs) are common inside records. */
+		ht = (HashTable *)emalloc(sizeof(HashTable));
+		GC_SET_REFCOUNT(ht, 1);
+		GC_TYPE_INFO(ht) = GC_ARRAY;
+		HT_FLAGS(ht) = HASH_FLAG_PACKED | HASH_FLAG_STATIC_KEYS;
+		ht->nTableMask = HT_MIN_MASK;
+		HT_SET_DATA_ADDR(ht, emalloc(HT_PACKED_SIZE_EX(HT_MIN_SIZE, HT_MIN_MASK)));
+		HT_HASH_RESET_PACKED(ht);
+		ht->nTableSize = HT_MIN_SIZE;
+		ht->pDestructor = ZVAL_PTR_DTOR;
+		ZVAL_ARR(out, ht);
+	} else {
+		array_init_size(out, count);
+		ht = Z_ARRVAL_P(out);
+		zend_hash_real_init_packed(ht);
+	}
 	zv = ht->arPacked;
 	for (i = 0; i < count; i++, zv++) {
-		if (UNEXPECTED(!rd_byte(r, &tag) || !decode_body(r, tag, zv, depth))) {
+		if (UNEXPECTED(!decode_value(r, end, zv, depth))) {
 			break;
 		}
 	}
@@ -490,8 +608,13 @@ static bool decode_packed(reader *r, zval *out, uint32_t count, uint32_t depth)
 	return i == count;
 }
 
-static bool decode_hash(reader *r, zval *out, uint32_t count, uint32_t depth, zend_long *nf_out)
+/* A hash array with no template: each key read, hashed (or taken from the key cache) and linked. The
+ * result may become the template of its key block. Sets nNextFreeElement to the computed value. */
+static zend_never_inline bool decode_hash_keys(reader *r, zval *out, uint32_t count, uint32_t depth,
+                                               uint32_t shape, const unsigned char *keys, uint32_t keys_len)
 {
+	reader k = { keys, keys + keys_len };
+	const unsigned char *end = r->end;
 	HashTable *ht;
 	zend_long nf = ZEND_LONG_MIN;
 	uint32_t i;
@@ -503,41 +626,42 @@ static bool decode_hash(reader *r, zval *out, uint32_t count, uint32_t depth, ze
 		uint8_t b;
 		zend_string *key = NULL;
 		zend_ulong h = 0;
-		zval *zv;
+		zval tmp;
 
-		if (UNEXPECTED(!rd_byte(r, &b))) {
+		if (UNEXPECTED(!rd_byte(&k, &b))) {
 			return 0;
 		}
-		switch (b & 0xF0) {
+		switch (b) {
 			case K_INT8: {
-				uint8_t k;
-				if (!rd_byte(r, &k)) {
+				uint8_t v;
+				if (!rd_byte(&k, &v)) {
 					return 0;
 				}
-				h = k;
+				h = v;
 				break;
 			}
 			case K_INT: {
-				int64_t k;
-				if (!rd_bytes(r, &k, sizeof(k))) {
+				int64_t v;
+				if (!rd_bytes(&k, &v, sizeof(v))) {
 					return 0;
 				}
-				h = (zend_ulong)k;
+				h = (zend_ulong)v;
 				break;
 			}
 			case K_STR: {
 				uint32_t len;
-				if (!rd_len(r, &len) || !(key = key_string(r, len))) {
+				if (!rd_len(&k, &len) || len > (size_t)(k.end - k.p)) {
 					return 0;
 				}
+				key = php_table_shape_key((const char *)k.p, len);
+				k.p += len;
 				break;
 			}
 			default:
 				return 0;
 		}
 		/* Decode into a local first: a failing value must not leave a half-made bucket behind. */
-		zval tmp;
-		if (UNEXPECTED(!decode_body(r, b & 0x0F, &tmp, depth))) {
+		if (UNEXPECTED(!decode_value(r, end, &tmp, depth))) {
 			if (key) {
 				zend_string_release_ex(key, 0);
 			}
@@ -546,11 +670,64 @@ static bool decode_hash(reader *r, zval *out, uint32_t count, uint32_t depth, ze
 		if (!key) {
 			nf = next_free_after(nf, h);
 		}
-		zv = append_bucket(ht, key, h);
-		ZVAL_COPY_VALUE(zv, &tmp);
+		ZVAL_COPY_VALUE(append_bucket(ht, key, h), &tmp);
 	}
-	*nf_out = nf;
+	ht->nNextFreeElement = nf;
+	if (UNEXPECTED(k.p != k.end)) {
+		return 0;   /* the key block holds more than `count` keys */
+	}
+	php_table_shape_learn(shape, keys, keys_len, ht, nf);
 	return 1;
+}
+
+static bool decode_hash(reader *r, zval *out, uint32_t count, uint32_t depth)
+{
+	const php_table_shape *t;
+	const unsigned char *keys;
+	uint32_t shape, keys_len;
+
+	ZVAL_UNDEF(out);   /* a header that fails leaves nothing for decode_array() to destroy */
+	if (EXPECTED(r->end - r->p >= (ptrdiff_t)(sizeof(shape) + 1 + sizeof(keys_len)))) {
+		const unsigned char *p = r->p;
+		memcpy(&shape, p, sizeof(shape));
+		p += sizeof(shape);
+		keys_len = *p++;
+		if (UNEXPECTED(keys_len == LEN_ESCAPE)) {
+			memcpy(&keys_len, p, sizeof(keys_len));
+			p += sizeof(keys_len);
+		}
+		r->p = p;
+	} else if (!rd_bytes(r, &shape, sizeof(shape)) || !rd_len(r, &keys_len)) {
+		return 0;
+	}
+	if (UNEXPECTED(keys_len > (size_t)(r->end - r->p))) {
+		return 0;
+	}
+	keys = r->p;
+	r->p += keys_len;
+	/* Every value takes at least one byte: a count larger than what is left is corrupt, and must not
+	 * become a huge allocation. */
+	if (UNEXPECTED(count > (size_t)(r->end - r->p))) {
+		return 0;
+	}
+	t = php_table_shape_find(shape, count, keys, keys_len);
+	if (EXPECTED(t != NULL)) {
+		HashTable *ht = php_table_shape_new_array(t);
+		const unsigned char *end = r->end;
+		Bucket *b = ht->arData;
+		uint32_t i;
+
+		ZVAL_ARR(out, ht);
+		for (i = 0; i < count; i++, b++) {
+			if (UNEXPECTED(!decode_value(r, end, &b->val, depth))) {
+				/* Only the values written are destroyed (the keys are interned). */
+				ht->nNumUsed = ht->nNumOfElements = i;
+				return 0;
+			}
+		}
+		return 1;
+	}
+	return decode_hash_keys(r, out, count, depth, shape, keys, keys_len);
 }
 
 static bool decode_array(reader *r, zval *out, uint32_t depth)
@@ -560,15 +737,32 @@ static bool decode_array(reader *r, zval *out, uint32_t depth)
 	zend_long nf = 0;
 	bool ok;
 
-	if (UNEXPECTED(depth > PHP_TABLE_MAX_DEPTH + 1) || !rd_byte(r, &flags) || (flags & ~(A_PACKED | A_NEXT_FREE))
-			|| !rd_len(r, &count)) {
+	if (UNEXPECTED(depth > PHP_TABLE_MAX_DEPTH + 1)) {
 		return 0;
 	}
-	if ((flags & A_NEXT_FREE) && !rd_bytes(r, &nf, sizeof(nf))) {
+	if (EXPECTED(r->end - r->p >= HEADER_MAX)) {
+		/* The whole header is there, whatever its fields say: read it unchecked. */
+		const unsigned char *p = r->p;
+		flags = *p++;
+		count = *p++;
+		if (UNEXPECTED(count == LEN_ESCAPE)) {
+			memcpy(&count, p, sizeof(count));
+			p += sizeof(count);
+		}
+		if (flags & A_NEXT_FREE) {
+			memcpy(&nf, p, sizeof(nf));
+			p += sizeof(nf);
+		}
+		r->p = p;
+	} else if (!rd_byte(r, &flags) || !rd_len(r, &count)
+	           || ((flags & A_NEXT_FREE) && !rd_bytes(r, &nf, sizeof(nf)))) {
 		return 0;
 	}
-	/* Every element takes at least one byte: a count larger than what is left is corrupt, and
-	 * must not become a huge allocation. */
+	if (UNEXPECTED(flags & ~(A_PACKED | A_NEXT_FREE))) {
+		return 0;
+	}
+	/* Every element takes at least one byte: a count larger than what is left is corrupt, and must not
+	 * become a huge allocation. */
 	if (UNEXPECTED(count > (size_t)(r->end - r->p))) {
 		return 0;
 	}
@@ -581,23 +775,13 @@ static bool decode_array(reader *r, zval *out, uint32_t depth)
 		}
 		return 1;
 	}
-	if (flags & A_PACKED) {
-		ok = decode_packed(r, out, count, depth);
-	} else {
-		zend_long computed;
-		ok = decode_hash(r, out, count, depth, &computed);
-		if (ok && !(flags & A_NEXT_FREE)) {
-			nf = computed;
-		}
-	}
+	ok = (flags & A_PACKED) ? decode_packed(r, out, count, depth) : decode_hash(r, out, count, depth);
 	if (UNEXPECTED(!ok)) {
 		zval_ptr_dtor(out);
 		ZVAL_UNDEF(out);
 		return 0;
 	}
 	if (flags & A_NEXT_FREE) {
-		Z_ARRVAL_P(out)->nNextFreeElement = nf;
-	} else if (!(flags & A_PACKED)) {
 		Z_ARRVAL_P(out)->nNextFreeElement = nf;
 	}
 	return 1;
@@ -617,4 +801,9 @@ zend_result php_table_native_decode(const char *buf, size_t len, zval *out)
 	}
 	php_table_throw_corrupt("bad native array encoding");
 	return FAILURE;
+}
+
+void php_table_native_shutdown(void)
+{
+	php_table_shape_shutdown();
 }

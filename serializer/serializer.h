@@ -104,7 +104,7 @@ ZEND_COLD void php_table_value_error(uint32_t argnum, bool type_error, const cha
 int php_table_native_encode(HashTable *ht, smart_str *out, uint32_t argnum);
 /* FAILURE with an exception set when `buf` is not a valid encoding. */
 zend_result php_table_native_decode(const char *buf, size_t len, zval *out);
-/* Free the decoder's process-local key cache (MSHUTDOWN, after the last request). */
+/* Free the decoder's process-local key and shape caches (shape.h; MSHUTDOWN, after the last request). */
 void php_table_native_shutdown(void);
 
 #endif
