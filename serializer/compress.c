@@ -82,6 +82,7 @@ bool php_table_compress(uint8_t type, const char *data, size_t len, zend_string 
 	zend_string *s;
 	size_t bound = 0, got = 0, keep;
 
+	(void)data;   /* unused in a build with no compressor */
 	if (php_table_compress_algorithm == PHP_TABLE_COMPRESSION_NONE || len < php_table_compress_threshold
 	    || len > UINT32_MAX - 4096u) {
 		return false;
@@ -153,6 +154,7 @@ zend_result php_table_decompress(const void *data, uint32_t len, uint8_t *type, 
 	}
 	memcpy(&h, data, sizeof(h));
 	srclen = len - sizeof(h);
+	(void)src, (void)srclen;   /* unused in a build with no compressor */
 	if (h.type != TBL_T_STRING && h.type != TBL_T_ARRAY && h.type != TBL_T_SERIAL_PHP
 	    && h.type != TBL_T_SERIAL_IGBINARY) {
 		php_table_throw_corrupt("a compressed value of an unknown type");
