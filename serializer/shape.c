@@ -15,10 +15,11 @@
  * encoder's shape hash in a direct-mapped table of PHP_TABLE_SHAPE_SLOTS and confirmed by comparing
  * the whole key block. Their memory is bounded: at most PHP_TABLE_SHAPE_SLOTS templates of at most
  * PHP_TABLE_SHAPE_MAX_COUNT buckets and PHP_TABLE_SHAPE_MAX_KEYS_LEN key bytes (~3.6 KB each, ~0.9 MB
- * in all at worst; under 1 KB for a typical row). Arrays copied from a template point only at interned key strings, never at the template, so a
- * template can be replaced at any time: a slot whose shape keeps missing (another shape hashed there
- * and is the one in use) is taken over after SHAPE_TAKEOVER misses, which bounds the cost of two
- * shapes fighting over one slot to one template build per SHAPE_TAKEOVER decodes.
+ * in all at worst; under 1 KB for a typical row). Arrays copied from a template point only at interned
+ * key strings, never at the template, so a template can be replaced at any time: a slot whose shape
+ * keeps missing (another shape hashed there and is the one in use) is taken over after SHAPE_TAKEOVER
+ * misses, which bounds the cost of two shapes fighting over one slot to one template build per
+ * SHAPE_TAKEOVER decodes.
  *
  * Only key structure is cached, never a value: every get decodes its values afresh.
  *
