@@ -258,15 +258,6 @@ static int value_equals(const tbl_t *t, const tbl_entry_t *e, const tbl_value_t 
 	if ((e->type & ~TBL_T_SPLIT) != (v->type & ~TBL_T_SPLIT)) {
 		return 0;
 	}
-	if (e->type == TBL_T_LONG) {
-		int64_t want;
-
-		if (v->len != sizeof(want)) {
-			return 0;
-		}
-		memcpy(&want, v->data, sizeof(want));
-		return tbl_long_seal(e) == want;   /* sealed: see compare_locked */
-	}
 	if (TBL_UNLIKELY(tbl_entry_split(e))) {
 		return !v->ops && tbl_split_equals(t, e, v->data, v->len);
 	}
@@ -281,12 +272,16 @@ static int value_equals(const tbl_t *t, const tbl_entry_t *e, const tbl_value_t 
  * not match, the seal is cleared and the integer goes on counting. */
 static int compare_locked(const tbl_t *t, const tbl_entry_t *e, const tbl_value_t *v)
 {
-	if (value_equals(t, e, v)) {
+	int64_t want;
+
+	if (e->type != TBL_T_LONG || v->type != TBL_T_LONG || v->len != sizeof(want)) {
+		return value_equals(t, e, v);
+	}
+	memcpy(&want, v->data, sizeof(want));
+	if (tbl_long_seal(e) == want) {
 		return 1;
 	}
-	if (e->type == TBL_T_LONG) {
-		tbl_long_unseal(e);
-	}
+	tbl_long_unseal(e);
 	return 0;
 }
 
