@@ -44,6 +44,7 @@
 #define TBL_NSTRIPES       32u
 #define TBL_NCLAIMS        64u
 #define TBL_MIN_MEMORY     (1024u * 1024u)
+#define TBL_TIER_GENS      2048u   /* power of two */
 
 /* Lock indexes after the stripes. Lock order: stripe (ascending) -> ns -> alloc -> misc. */
 #define TBL_LOCK_NS(h)     ((h)->nstripes + 0u)
@@ -176,6 +177,21 @@ typedef struct tbl_header {
 	_Atomic uint64_t held_entries;    /* entries with at least one zero-copy hold */
 	_Atomic uint64_t held_bytes;      /* and their bytes (what table.zero_copy_budget bounds) */
 	_Atomic uint64_t free_hint;       /* alloc.free_bytes when the allocator lock was last released */
+
+	/* The Redis tier's bookkeeping (tier.c), lock-free. */
+	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t tier_fresh_ms;   /* monotonic ms: every invalidation Redis
+	                                                                sent before it is applied; 0 = not fresh */
+	_Atomic uint64_t tier_epoch;        /* advanced by every flush of the tiered namespaces */
+	_Atomic int32_t tier_helper_pid;    /* the invalidation helper, or the process starting it; 0 = none */
+	int32_t tier_creator_pid;           /* the process that created the segment (anonymous ones: its life) */
+	_Atomic uint64_t tier_helper_start; /* the helper's process start time (proc.h), 0 while it starts */
+	_Atomic uint64_t tier_claim_ms;     /* monotonic ms the helper slot was claimed at */
+	uint64_t tier_creator_start;
+	_Atomic uint64_t tier_invalidations;   /* keys the helper invalidated */
+	_Atomic uint64_t tier_flushes;         /* flushes of the tiered namespaces */
+	_Atomic uint64_t tier_helper_starts;   /* helpers started */
+	/* One generation per key hash slot: advanced by every invalidation of a key that hashes there. */
+	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t tier_gens[TBL_TIER_GENS];
 } tbl_header_t;
 
 /* Entries are immutable once linked, except `next` (relinking), `usage` (advisory), `expire` (touch)

@@ -118,6 +118,8 @@ static tbl_status_t init_segment(tbl_t *t, const tbl_config_t *cfg, const tbl_he
 	atomic_store(&h->epoch, 1);
 	atomic_store(&h->ns_created, 1);   /* id 0: the default namespace */
 	h->map_ino = tbl_proc_mapping_ino(t->base);
+	h->tier_creator_pid = (int32_t)tbl_proc_self();
+	h->tier_creator_start = tbl_proc_start_time(tbl_proc_self());
 	bind_handle(t);
 	for (i = 0; i < TBL_NLOCKS(h); i++) {
 		if ((st = tbl_lock_init(&t->locks[i], errbuf, errlen)) != TBL_OK) {

@@ -199,6 +199,42 @@ uint64_t tbl_scan(tbl_t *t, uint32_t ns, uint64_t *cursor, uint64_t max_buckets,
 tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint32_t deadline_ms);
 void tbl_claim_release(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
 
+/* ---- the Redis tier's bookkeeping (tier.c) -------------------------------------------------------
+ * A tiered namespace's entries are copies of Redis keys (the L1). One helper process per table applies
+ * Redis's invalidations: for each key it advances the key's generation, then deletes the copy. A miss
+ * that reads Redis takes the key's stamp before the read and fills the L1 with tbl_fill, which stores
+ * only if the stamp has not moved, checked under the stripe lock: an invalidation that raced the read
+ * either stops the fill or deletes what it stored. */
+/* The key's stamp: its generation plus the tier epoch (both only grow, so equal sums mean neither moved). */
+uint64_t tbl_tier_stamp(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
+/* tbl_store (set) only while the key's stamp is still `stamp`: TBL_EMISMATCH when it moved. */
+tbl_status_t tbl_fill(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val, uint32_t ttl,
+                      uint64_t stamp);
+/* Advance the key's generation, then delete its copy (TBL_OK, or TBL_ENOTFOUND when there was none). */
+tbl_status_t tbl_tier_invalidate(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
+/* Advance the tier epoch: every fill in flight fails. A flush calls it, then clears the namespaces. */
+void tbl_tier_advance_all(tbl_t *t);
+/* Freshness: the monotonic ms before which every invalidation is applied (0: none is known to be). */
+uint64_t tbl_tier_fresh_ms(const tbl_t *t);
+void tbl_tier_set_fresh_ms(tbl_t *t, uint64_t ms);
+/* Start a helper? 1 when this process took the helper's place (no live helper holds it, and nobody
+ * claimed it in the last `claim_ms`): it must start one, which calls tbl_tier_helper_register. */
+int tbl_tier_helper_claim(tbl_t *t, uint64_t claim_ms);
+/* In the helper: take the place over (from the claimer). */
+void tbl_tier_helper_register(tbl_t *t);
+/* In the helper: 1 while it is still the table's helper (no other took the place). */
+int tbl_tier_helper_current(tbl_t *t);
+/* In the helper: leave the place (it exits). */
+void tbl_tier_helper_leave(tbl_t *t);
+/* 1 while some process other than this one still uses the table: the creator of an anonymous segment
+ * while it lives and maps it, or a live process holding a reader slot. */
+int tbl_tier_others_alive(tbl_t *t);
+typedef struct tbl_tier_stats {
+	uint64_t fresh_ms, invalidations, flushes, helper_starts;
+	int32_t helper_pid;
+} tbl_tier_stats_t;
+void tbl_tier_stats(const tbl_t *t, tbl_tier_stats_t *out);
+
 /* ---- maintenance and debugging ------------------------------------------------------------------ */
 /* Run a full consistency check (chains, counters, allocator). 0 when consistent; -1 and a message. */
 int tbl_check(tbl_t *t, char *err, size_t errlen);
@@ -210,7 +246,8 @@ int tbl_debug_protect(tbl_t *t, int readonly);
 const char *tbl_errstr(tbl_t *t);
 /* Version of the segment layout and of what its contents mean (2: the key hash of hash.h, multilinear
  * with SipHash-1-3 for long keys; 5: an integer's value is 16-aligned and followed by its seal, and the
- * binding's native array encoding keeps a hash array's keys in one block, apart from its values). */
-#define TBL_LAYOUT_VERSION 5
+ * binding's native array encoding keeps a hash array's keys in one block, apart from its values; 6: the
+ * header holds the Redis tier's block, tier.c). */
+#define TBL_LAYOUT_VERSION 6
 
 #endif

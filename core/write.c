@@ -1,5 +1,6 @@
 /*
- * write.c - every operation that changes the table: store (set/add), cas, delete, incr, touch, clear.
+ * write.c - every operation that changes the table: store (set/add), fill (the Redis tier's store, tier.c),
+ * cas, delete, incr, touch, clear.
  *
  * Each one follows the same shape: validate, hash, take the key's stripe lock, look the key up (an
  * expired entry found on the way is removed and counts as absent), build the new entry completely in a
@@ -25,6 +26,7 @@
 #include "split.h"
 #include "sync.h"
 #include "table_core.h"
+#include "tier.h"
 #include "usage.h"
 #include "write.h"
 #include "crash.h"
@@ -246,6 +248,29 @@ tbl_status_t tbl_store(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, cons
 		if (st == TBL_ENOMEM && mode == TBL_STORE_ADD) {
 			st = TBL_EFULL;   /* add()'s false means "someone has it" (a lock taken): no room must not look so */
 		}
+	}
+	write_end(t, &w);
+	maybe_sweep(t, w.now);
+	return st;
+}
+
+tbl_status_t tbl_fill(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val, uint32_t ttl,
+                      uint64_t stamp)
+{
+	write_ctx_t w;
+	tbl_status_t st;
+
+	if (ttl > TBL_EXPIRE_MAX) {
+		return TBL_EINVAL;
+	}
+	if ((st = check_size(t, klen, val)) != TBL_OK || (st = write_begin(t, ns, key, klen, &w)) != TBL_OK) {
+		return st;
+	}
+	/* Under the stripe lock, which an invalidation takes only after it advanced the generation (tier.c). */
+	if (tbl_tier_stamp_of_hash(t, w.hash) != stamp) {
+		st = TBL_EMISMATCH;
+	} else {
+		st = put_locked(t, &w, val, expire_at(w.now, ttl));
 	}
 	write_end(t, &w);
 	maybe_sweep(t, w.now);
