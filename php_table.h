@@ -37,6 +37,11 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	char *segment_dir;         /* where named segments live (/dev/shm) */
 	char *segment_mode;        /* octal permission bits of a new segment file (0600) */
 	bool segment_recreate;     /* replace a segment of another version or size */
+	char *redis;               /* the Redis tier's server (tcp://host:port or unix:///path); empty: no tier */
+	char *redis_namespaces;    /* the namespaces Redis backs, comma-separated, or * */
+	char *redis_prefix;        /* what every tiered key's Redis name starts with */
+	zend_long redis_timeout;   /* ms: the bound of every Redis call */
+	zend_long redis_max_stale; /* ms: the L1 is trusted while the helper's freshness is this recent */
 	/* Per request. */
 	php_table_claim *claims;   /* remember() claims held right now */
 	zval fullscan_fn;          /* the generator closure fullscan() calls; UNDEF until first use */

@@ -72,6 +72,16 @@ PHP_INI_BEGIN()
 		zend_table_globals, table_globals)
 	STD_PHP_INI_BOOLEAN("table.segment_recreate", "0", PHP_INI_SYSTEM, OnUpdateBool, segment_recreate,
 		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.redis", "", PHP_INI_SYSTEM, OnUpdateString, redis,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.redis_namespaces", "", PHP_INI_SYSTEM, OnUpdateString, redis_namespaces,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.redis_prefix", "table:", PHP_INI_SYSTEM, OnUpdateString, redis_prefix,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.redis_timeout", "1000", PHP_INI_SYSTEM, OnUpdateLong, redis_timeout,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.redis_max_stale", "1000", PHP_INI_SYSTEM, OnUpdateLong, redis_max_stale,
+		zend_table_globals, table_globals)
 PHP_INI_END()
 
 static PHP_GINIT_FUNCTION(table)

@@ -102,6 +102,38 @@ static zend_always_inline tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_
 	return EXPECTED(st != TBL_ENOCONTIG) ? st : php_table_store_compact(t, ns, key, value, argnum, enc, ttl, mode);
 }
 
+/* php_table_tier.c: tiered namespaces (table.redis). PHP_TABLE_TIERED(ns) says whether a call on `ns`
+ * goes through the tier; each php_table_tier_* does one method's work there and throws on failure. */
+#ifdef HAVE_TABLE_HIREDIS
+extern PHP_TABLE_HIDDEN bool php_table_tier_on;
+PHP_TABLE_HIDDEN bool php_table_tier_covers(const zend_string *ns);
+# define PHP_TABLE_TIERED(ns) (UNEXPECTED(php_table_tier_on) && php_table_tier_covers(ns))
+/* php_table_state.c's MINIT: validate the settings (false with php_table_reason set); MSHUTDOWN. */
+PHP_TABLE_HIDDEN bool php_table_tier_resolve(void);
+PHP_TABLE_HIDDEN void php_table_tier_shutdown(void);
+PHP_TABLE_HIDDEN void php_table_tier_stats(zval *out);
+/* 1 hit, 0 miss, -1 thrown (as php_table_fetch). */
+PHP_TABLE_HIDDEN int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv);
+PHP_TABLE_HIDDEN bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval *rv);
+PHP_TABLE_HIDDEN bool php_table_tier_exists(tbl_t *t, zend_string *ns, zend_string *key, int *found);
+PHP_TABLE_HIDDEN bool php_table_tier_ttl(tbl_t *t, zend_string *ns, zend_string *key, zend_long *secs, bool *found);
+PHP_TABLE_HIDDEN int php_table_tier_store(tbl_t *t, zend_string *ns, zend_string *key, zval *value, uint32_t ttl,
+                                          bool only_if_absent);
+PHP_TABLE_HIDDEN bool php_table_tier_store_many(tbl_t *t, zend_string *ns, HashTable *values, uint32_t ttl);
+PHP_TABLE_HIDDEN int php_table_tier_delete(tbl_t *t, zend_string *ns, zend_string *key);
+PHP_TABLE_HIDDEN zend_long php_table_tier_delete_many(tbl_t *t, zend_string *ns, HashTable *keys);
+PHP_TABLE_HIDDEN bool php_table_tier_incr(tbl_t *t, zend_string *ns, zend_string *key, int64_t by, uint32_t ttl,
+                                          int64_t *result);
+PHP_TABLE_HIDDEN int php_table_tier_touch(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl);
+PHP_TABLE_HIDDEN int php_table_tier_compare_and_swap(tbl_t *t, zend_string *ns, zend_string *key, zval *expected,
+                                                     zval *value);
+PHP_TABLE_HIDDEN bool php_table_tier_clear(tbl_t *t, zend_string *ns);
+PHP_TABLE_HIDDEN int php_table_tier_remember(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl,
+                                             zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *rv);
+#else
+# define PHP_TABLE_TIERED(ns) 0
+#endif
+
 /* Called by table.c, from above: */
 /* php_table_testhooks.c: the test-only functions, when TABLE_TEST_HOOKS=1 (MINIT). */
 PHP_TABLE_HIDDEN void php_table_testhooks_register(int module_number);

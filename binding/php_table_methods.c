@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include "php.h"
+#include "zend_exceptions.h"
 #include "zend_smart_str.h"
 #include "php_table_internal.h"
 
@@ -29,6 +30,14 @@ PHP_METHOD(Shm_Table, get)
 	if (UNEXPECTED(!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle()))) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if (php_table_tier_fetch(t, ns, key, return_value) < 0) {
+			RETURN_THROWS();
+		}
+		return;
+	}
+#endif
 	switch (php_table_ns_read(t, ns, &nsid)) {
 		case 0:
 			RETURN_NULL();
@@ -57,6 +66,11 @@ PHP_METHOD(Shm_Table, getWithMeta)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if (PHP_TABLE_TIERED(ns)) {
+		zend_throw_exception_ex(php_table_exception_ce, 0, "getWithMeta(): namespace \"%s\" is tiered (table.redis_namespaces), "
+			"and Redis keeps no creation or update times; use get() and ttl()", ns ? ZSTR_VAL(ns) : "");
 		RETURN_THROWS();
 	}
 	if ((r = php_table_ns_read(t, ns, &nsid)) <= 0 || (r = php_table_fetch(t, nsid, key, &value, &meta, 1)) <= 0) {
@@ -101,6 +115,16 @@ static void php_table_store(INTERNAL_FUNCTION_PARAMETERS, tbl_store_mode_t mode)
 			|| !php_table_check_ns(ns, 4) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		int r = php_table_tier_store(t, ns, key, value, ttl, mode == TBL_STORE_ADD);
+
+		if (r < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_BOOL(r);
+	}
+#endif
 	if (!php_table_encode_arg(t, value, 2, &enc) || !php_table_ns_write(t, ns, &nsid)) {
 		php_table_encoded_free(&enc);
 		RETURN_THROWS();
@@ -145,6 +169,14 @@ PHP_METHOD(Shm_Table, exists)
 	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if (!php_table_tier_exists(t, ns, key, &r)) {
+			RETURN_THROWS();
+		}
+		RETURN_BOOL(r);
+	}
+#endif
 	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
 		r = php_table_peek(t, nsid, key, NULL);
 	}
@@ -171,6 +203,14 @@ PHP_METHOD(Shm_Table, delete)
 	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if ((r = php_table_tier_delete(t, ns, key)) < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_BOOL(r);
+	}
+#endif
 	if ((r = php_table_ns_read(t, ns, &nsid)) <= 0) {
 		if (r < 0) {
 			RETURN_THROWS();
@@ -204,6 +244,20 @@ PHP_METHOD(Shm_Table, ttl)
 	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		zend_long secs;
+		bool found;
+
+		if (!php_table_tier_ttl(t, ns, key, &secs, &found)) {
+			RETURN_THROWS();
+		}
+		if (!found || secs < 0) {
+			RETURN_FALSE;
+		}
+		RETURN_LONG(secs);
+	}
+#endif
 	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
 		r = php_table_peek(t, nsid, key, &meta);
 	}
@@ -238,6 +292,14 @@ PHP_METHOD(Shm_Table, touch)
 			|| !php_table_check_ns(ns, 3) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if ((r = php_table_tier_touch(t, ns, key, ttl)) < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_BOOL(r);
+	}
+#endif
 	if ((r = php_table_ns_read(t, ns, &nsid)) <= 0) {
 		if (r < 0) {
 			RETURN_THROWS();
@@ -326,7 +388,23 @@ static void php_table_incr(INTERNAL_FUNCTION_PARAMETERS, bool decrement)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (!php_table_check_key(key, 1) || !php_table_check_expire(expire, expire_null, 3, &ttl)
-			|| !php_table_check_ns(ns, 4) || !(t = php_table_handle()) || !php_table_ns_write(t, ns, &nsid)) {
+			|| !php_table_check_ns(ns, 4) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		/* Redis refuses a decrement by PHP_INT_MIN (DECRBY cannot negate it): the same here. */
+		if (decrement && by == ZEND_LONG_MIN) {
+			php_table_throw(t, TBL_EOVERFLOW, key, 0);
+			RETURN_THROWS();
+		}
+		if (!php_table_tier_incr(t, ns, key, decrement ? -(int64_t)by : (int64_t)by, ttl, &result)) {
+			RETURN_THROWS();
+		}
+		RETURN_LONG((zend_long)result);
+	}
+#endif
+	if (!php_table_ns_write(t, ns, &nsid)) {
 		RETURN_THROWS();
 	}
 	if (decrement && UNEXPECTED(by == ZEND_LONG_MIN)) {
@@ -545,6 +623,14 @@ PHP_METHOD(Shm_Table, cas)
 	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 4) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if ((r = php_table_tier_compare_and_swap(t, ns, key, expected, value)) < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_BOOL(r);
+	}
+#endif
 	/* Both are encoded exactly as set() would store them, so "same bytes" means "same value". */
 	if (!php_table_encode_arg(t, expected, 2, &enc_expected)) {
 		php_table_encoded_free(&enc_expected);
@@ -594,6 +680,14 @@ PHP_METHOD(Shm_Table, deleteIf)
 	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 3) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if ((r = php_table_tier_compare_and_swap(t, ns, key, expected, NULL)) < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_BOOL(r);
+	}
+#endif
 	if (!php_table_encode_arg(t, expected, 2, &enc_expected)) {
 		php_table_encoded_free(&enc_expected);
 		RETURN_THROWS();
@@ -621,8 +715,18 @@ PHP_METHOD(Shm_Table, getMany)
 		Z_PARAM_STR_OR_NULL(ns)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (!php_table_check_key_list(keys, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())
-			|| (r = php_table_ns_read(t, ns, &nsid)) < 0) {
+	if (!php_table_check_key_list(keys, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if (!php_table_tier_fetch_many(t, ns, keys, return_value)) {
+			RETURN_THROWS();
+		}
+		return;
+	}
+#endif
+	if ((r = php_table_ns_read(t, ns, &nsid)) < 0) {
 		RETURN_THROWS();
 	}
 	array_init_size(return_value, zend_hash_num_elements(keys));
@@ -680,6 +784,18 @@ PHP_METHOD(Shm_Table, setMany)
 			|| !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		/* One MULTI/EXEC: all stored or none (then it threw), so $failed is always empty. */
+		if (!php_table_tier_store_many(t, ns, values, ttl)) {
+			RETURN_THROWS();
+		}
+		if (failed) {
+			ZEND_TRY_ASSIGN_REF_ARR(failed, zend_new_array(0));
+		}
+		RETURN_TRUE;
+	}
+#endif
 
 	/* Encode everything first: if one value fails, nothing is stored. */
 	n = zend_hash_num_elements(values);
@@ -752,8 +868,18 @@ PHP_METHOD(Shm_Table, deleteMany)
 		Z_PARAM_STR_OR_NULL(ns)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (!php_table_check_key_list(keys, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())
-			|| (r = php_table_ns_read(t, ns, &nsid)) < 0) {
+	if (!php_table_check_key_list(keys, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if ((deleted = php_table_tier_delete_many(t, ns, keys)) < 0) {
+			RETURN_THROWS();
+		}
+		RETURN_LONG(deleted);
+	}
+#endif
+	if ((r = php_table_ns_read(t, ns, &nsid)) < 0) {
 		RETURN_THROWS();
 	}
 	if (r > 0) {

@@ -53,7 +53,18 @@ PHP_METHOD(Shm_Table, clear)
 		Z_PARAM_STR_OR_NULL(ns)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (!php_table_check_ns(ns, 1) || !(t = php_table_handle()) || (r = php_table_ns_read(t, ns, &nsid)) < 0) {
+	if (!php_table_check_ns(ns, 1) || !(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if (!php_table_tier_clear(t, ns)) {
+			RETURN_THROWS();
+		}
+		RETURN_TRUE;
+	}
+#endif
+	if ((r = php_table_ns_read(t, ns, &nsid)) < 0) {
 		RETURN_THROWS();
 	}
 	if (r > 0 && (st = tbl_clear_ns(t, nsid, &removed)) != TBL_OK && php_table_throw(t, st, NULL, 0)) {
@@ -187,4 +198,12 @@ PHP_METHOD(Shm_Table, stats)
 		zend_symtable_str_update(Z_ARRVAL(nss), name, len, &one);
 	}
 	add_assoc_zval(return_value, "namespaces", &nss);
+#ifdef HAVE_TABLE_HIREDIS
+	{
+		zval tier;
+
+		php_table_tier_stats(&tier);
+		add_assoc_zval(return_value, "redis", &tier);
+	}
+#endif
 }

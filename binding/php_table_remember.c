@@ -148,6 +148,14 @@ PHP_METHOD(Shm_Table, remember)
 			|| !php_table_check_ns(ns, 4) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	if (PHP_TABLE_TIERED(ns)) {
+		if (php_table_tier_remember(t, ns, key, ttl, &fci, &fcc, return_value) < 0) {
+			RETURN_THROWS();
+		}
+		return;
+	}
+#endif
 	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
 		r = php_table_fetch(t, nsid, key, return_value, NULL, 1);
 	}

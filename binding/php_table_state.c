@@ -253,6 +253,24 @@ static bool php_table_compression_resolve(void)
 	return true;
 }
 
+#ifndef HAVE_TABLE_HIREDIS
+/* table.redis in a build without the tier: refused, so that nothing the user meant for Redis stays local. */
+static bool php_table_tier_resolve(void)
+{
+	if (TABLE_G(redis) && TABLE_G(redis)[0]) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.redis is set, but this build of table lacks Redis; rebuild it with --with-table-hiredis "
+			"(needs libhiredis-dev), or leave table.redis empty");
+		return false;
+	}
+	return true;
+}
+
+static void php_table_tier_shutdown(void)
+{
+}
+#endif
+
 /* Validate the INI values and create the segment. With a named segment (table.segment), only validate
  * unless `attach`: every process attaches on its first use (php_table_handle_slow). On failure
  * php_table_reason says why. */
@@ -319,6 +337,9 @@ static void php_table_open(bool attach)
 		return;
 	}
 	if (!php_table_segment_resolve(&mode)) {
+		return;
+	}
+	if (!php_table_tier_resolve()) {
 		return;
 	}
 	if (php_table_segment_name[0] && !attach) {
@@ -403,6 +424,7 @@ void php_table_state_shutdown(void)
 	if (php_table_anon) {
 		tbl_destroy(php_table_anon);
 	}
+	php_table_tier_shutdown();
 	php_table_tbl = php_table_anon = NULL;
 	php_table_named = false;
 }

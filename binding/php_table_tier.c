@@ -1,0 +1,810 @@
+/*
+ * php_table_tier.c - tiered namespaces: Redis is the store every host sees, this host's table is a
+ * shared L1 in front of it (table.redis, table.redis_namespaces; docs/redis-tier.md).
+ *
+ * Reads: an L1 hit, while the helper process's freshness is younger than table.redis_max_stale, costs
+ * no network. A miss (or a stale L1) reads Redis and, when the L1 is fresh, fills it with the key's
+ * stamp taken before the read (core/tier.c): an invalidation that raced the read wins.
+ * Writes: Redis first, atomically there (SET NX, a script for increments, cas and deleteIf), then the
+ * key's copy on this host is invalidated, so that this process reads its own write at once. Nothing is
+ * ever written only locally: when Redis fails, the call throws and the L1 is left as it was.
+ *
+ * Values are stored in Redis in the table's own compact encoding behind a marker, so every host with the
+ * same settings reads them back identical: an integer as its decimal text (what INCRBY works on), any
+ * other value as a NUL byte, the table's type byte, then the encoded bytes.
+ *
+ * Every process has its own connection (opened on first use, dropped in a forked child) and starts the
+ * helper (redis/tier_helper.c) when it finds the L1 not fresh and no helper alive.
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include "php.h"
+#include "zend_exceptions.h"
+#include "zend_smart_str.h"
+#include "php_table_internal.h"
+
+#ifdef HAVE_TABLE_HIREDIS
+
+#include <inttypes.h>
+#include <time.h>
+#include <unistd.h>
+#include "redis/redis_client.h"
+#include "redis/tier_config.h"
+#include "redis/tier_helper.h"
+
+#define PHP_TABLE_TIER_KEY_MAX (TBL_TIER_PREFIX_MAX + 8u + TBL_NS_NAME_MAX + 1u + TBL_KEY_MAX)
+#define PHP_TABLE_TIER_ENSURE_EVERY_MS 200u   /* how often a process may look for a helper */
+
+bool php_table_tier_on;
+static tbl_tier_config_t php_table_tier_cfg;
+static tbl_redis_t *php_table_tier_conn;
+static pid_t php_table_tier_conn_pid;
+static uint64_t php_table_tier_next_ensure;
+
+/* ---- settings -------------------------------------------------------------------------------------- */
+
+bool php_table_tier_resolve(void)
+{
+	const char *url = TABLE_G(redis) ? TABLE_G(redis) : "";
+
+	php_table_tier_on = false;
+	if (!url[0]) {
+		return true;
+	}
+	if (tbl_tier_config_parse(&php_table_tier_cfg, url, TABLE_G(redis_namespaces) ? TABLE_G(redis_namespaces) : "",
+	                          TABLE_G(redis_prefix) ? TABLE_G(redis_prefix) : "", TABLE_G(redis_timeout),
+	                          TABLE_G(redis_max_stale), php_table_reason, sizeof(php_table_reason)) != 0) {
+		return false;
+	}
+	php_table_tier_on = true;
+	return true;
+}
+
+void php_table_tier_shutdown(void)
+{
+	if (php_table_tier_conn && php_table_tier_conn_pid == getpid()) {
+		tbl_redis_free(php_table_tier_conn);
+	}
+	php_table_tier_conn = NULL;
+}
+
+bool php_table_tier_covers(const zend_string *ns)
+{
+	return ns ? tbl_tier_config_covers(&php_table_tier_cfg, ZSTR_VAL(ns), ZSTR_LEN(ns))
+	          : tbl_tier_config_covers(&php_table_tier_cfg, "", 0);
+}
+
+void php_table_tier_stats(zval *out)
+{
+	tbl_tier_stats_t st;
+
+	array_init(out);
+	add_assoc_bool(out, "enabled", php_table_tier_on);
+	if (!php_table_tier_on || !php_table_tbl) {
+		return;
+	}
+	tbl_tier_stats(php_table_tbl, &st);
+	add_assoc_bool(out, "fresh", st.fresh_ms != 0
+	               && tbl_clock_monotonic_ms() - st.fresh_ms <= php_table_tier_cfg.max_stale_ms);
+	add_assoc_long(out, "fresh_age_ms", st.fresh_ms ? (zend_long)(tbl_clock_monotonic_ms() - st.fresh_ms) : -1);
+	add_assoc_long(out, "helper_pid", st.helper_pid);
+	add_assoc_long(out, "helper_starts", (zend_long)st.helper_starts);
+	add_assoc_long(out, "invalidations", (zend_long)st.invalidations);
+	add_assoc_long(out, "flushes", (zend_long)st.flushes);
+	add_assoc_string(out, "tracking", (char *)tbl_redis_tracker_mode());
+}
+
+/* ---- the connection and errors ------------------------------------------------------------------- */
+
+static tbl_redis_t *php_table_tier_redis(void)
+{
+	pid_t me = getpid();
+
+	if (php_table_tier_conn && php_table_tier_conn_pid != me) {
+		tbl_redis_forget(php_table_tier_conn);   /* the parent's socket: never written from here */
+		php_table_tier_conn = NULL;
+	}
+	if (!php_table_tier_conn) {
+		php_table_tier_conn = tbl_redis_new(&php_table_tier_cfg.url, php_table_tier_cfg.timeout_ms);
+		php_table_tier_conn_pid = me;
+		if (!php_table_tier_conn) {
+			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): out of memory for the Redis connection",
+			                        get_active_function_name());
+		}
+	}
+	return php_table_tier_conn;
+}
+
+/* Throw for a Redis status other than OK/NIL. true when it threw. */
+static bool php_table_tier_throw(tbl_t *t, tbl_redis_status_t st, const zend_string *key)
+{
+	switch (st) {
+		case TBL_REDIS_OK:
+		case TBL_REDIS_NIL:
+			return false;
+		case TBL_REDIS_ETYPE:
+			return php_table_throw(t, TBL_ETYPE, key, 0);
+		case TBL_REDIS_EOVERFLOW:
+			return php_table_throw(t, TBL_EOVERFLOW, key, 0);
+		default:
+			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): Redis (table.redis) failed: %s; nothing was "
+			                        "changed on this host", get_active_function_name(),
+			                        tbl_redis_last_error(php_table_tier_conn));
+			return true;
+	}
+}
+
+/* The key's name in Redis, emalloc'd; NULL (with *len 0) never happens for valid arguments. */
+static char *php_table_tier_key(const zend_string *ns, const zend_string *key, size_t *len)
+{
+	size_t cap = php_table_tier_cfg.prefix_len + 8u + (ns ? ZSTR_LEN(ns) : 0) + 1u + ZSTR_LEN(key);
+	char *out = emalloc(cap);
+
+	*len = tbl_tier_redis_key(&php_table_tier_cfg, ns ? ZSTR_VAL(ns) : "", ns ? ZSTR_LEN(ns) : 0, ZSTR_VAL(key),
+	                          ZSTR_LEN(key), out, cap);
+	ZEND_ASSERT(*len != 0);
+	return out;
+}
+
+/* ---- freshness ----------------------------------------------------------------------------------- */
+
+/* Whether the L1 may be trusted now. When it may not, start a helper if none lives (at most every
+ * PHP_TABLE_TIER_ENSURE_EVERY_MS per process). */
+static bool php_table_tier_fresh(tbl_t *t)
+{
+	uint64_t fresh = tbl_tier_fresh_ms(t), now = tbl_clock_monotonic_ms();
+
+	if (fresh != 0 && now - fresh <= php_table_tier_cfg.max_stale_ms) {
+		return true;
+	}
+	if (now >= php_table_tier_next_ensure) {
+		php_table_tier_next_ensure = now + PHP_TABLE_TIER_ENSURE_EVERY_MS;
+		tbl_tier_helper_ensure(t, &php_table_tier_cfg);
+	}
+	return false;
+}
+
+/* ---- values ---------------------------------------------------------------------------------------- */
+
+/* Encode `value` for Redis into `out` (a smart_str the caller frees). false when it threw. */
+static bool php_table_tier_encode(zval *value, uint32_t argnum, smart_str *out)
+{
+	php_table_encoded enc;
+
+	ZVAL_DEREF(value);
+	if (Z_TYPE_P(value) == IS_LONG) {
+		smart_str_append_long(out, Z_LVAL_P(value));
+		return true;
+	}
+	if (php_table_encode_compact(value, php_table_ser, argnum, &enc) != SUCCESS) {
+		php_table_encoded_free(&enc);
+		return false;
+	}
+	smart_str_appendc(out, '\0');
+	smart_str_appendc(out, (char)enc.val.type);
+	smart_str_appendl(out, (const char *)enc.val.data, enc.val.len);
+	php_table_encoded_free(&enc);
+	return true;
+}
+
+/* An integer's decimal text as Redis keeps it: an optional minus, digits, no leading zero. */
+static bool php_table_tier_parse_long(const char *s, size_t len, int64_t *out)
+{
+	bool neg = len > 0 && s[0] == '-';
+	uint64_t limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX, v = 0;
+	size_t i = neg;
+
+	if (i == len || len - i > 19 || (s[i] == '0' && len - i > 1) || (neg && s[i] == '0')) {
+		return false;
+	}
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (limit - (uint64_t)(s[i] - '0')) / 10u) {
+			return false;
+		}
+		v = v * 10u + (uint64_t)(s[i] - '0');
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
+}
+
+/* What Redis holds, as the table's (type, bytes). false: not a value this tier wrote. */
+static bool php_table_tier_value(const char *buf, size_t len, tbl_value_t *v, int64_t *scratch)
+{
+	if (len > 0 && buf[0] != '\0') {
+		if (!php_table_tier_parse_long(buf, len, scratch)) {
+			return false;
+		}
+		*v = (tbl_value_t){ TBL_T_LONG, scratch, sizeof(*scratch), NULL };
+		return true;
+	}
+	if (len < 2 || len - 2 > UINT32_MAX) {
+		return false;
+	}
+	*v = (tbl_value_t){ (uint8_t)buf[1], buf + 2, (uint32_t)(len - 2), NULL };
+	return true;
+}
+
+/* Materialize what Redis returned into rv, and fill the L1 with it when `stamp` allows (fill non-zero).
+ * 1 done, -1 thrown. */
+static int php_table_tier_materialize(tbl_t *t, tbl_ns_t nsid, const zend_string *key, const tbl_redis_buf_t *b,
+                                      int64_t pttl, bool fill, uint64_t stamp, zval *rv)
+{
+	tbl_value_t v;
+	int64_t scratch;
+
+	if (!php_table_tier_value(b->data, b->len, &v, &scratch)) {
+		php_table_throw_corrupt("a Redis value of a tiered namespace was not written by this extension");
+		return -1;
+	}
+	if (php_table_decode(v.type, v.data, v.len, rv) != SUCCESS) {
+		return -1;
+	}
+	if (fill && (pttl == -1 || pttl >= 1000)) {
+		/* The copy expires no later than the key: whole seconds, rounded down. */
+		uint32_t ttl = pttl == -1 ? 0 : (uint32_t)MIN((uint64_t)pttl / 1000u, (uint64_t)TBL_EXPIRE_MAX);
+
+		tbl_fill(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &v, ttl, stamp);   /* refused or no room: a later miss */
+	}
+	return 1;
+}
+
+/* ---- reads ----------------------------------------------------------------------------------------- */
+
+int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv)
+{
+	tbl_redis_t *r;
+	tbl_ns_t nsid;
+	tbl_redis_buf_t b = { NULL, 0 };
+	tbl_redis_status_t st;
+	uint64_t stamp = 0;
+	int64_t pttl = -1;
+	bool fresh;
+	char *rkey;
+	size_t rlen;
+	int res;
+
+	/* The namespace exists before the stamp is taken (tier_helper.c relies on it). */
+	if (!php_table_ns_write(t, ns, &nsid)) {
+		return -1;
+	}
+	fresh = php_table_tier_fresh(t);
+	if (fresh) {
+		if ((res = php_table_fetch(t, nsid, key, rv, NULL, 1)) != 0) {
+			return res;
+		}
+		stamp = tbl_tier_stamp(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key));
+	}
+	if (!(r = php_table_tier_redis())) {
+		return -1;
+	}
+	rkey = php_table_tier_key(ns, key, &rlen);
+	st = tbl_redis_get_pttl(r, rkey, rlen, &b, &pttl);
+	efree(rkey);
+	if (st == TBL_REDIS_NIL) {
+		return 0;
+	}
+	if (st != TBL_REDIS_OK) {
+		php_table_tier_throw(t, st, key);
+		return -1;
+	}
+	res = php_table_tier_materialize(t, nsid, key, &b, pttl, fresh, stamp, rv);
+	tbl_redis_buf_free(&b);
+	return res;
+}
+
+bool php_table_tier_exists(tbl_t *t, zend_string *ns, zend_string *key, int *found)
+{
+	tbl_ns_t nsid;
+	tbl_redis_t *r;
+	tbl_redis_status_t st;
+	char *rkey;
+	size_t rlen;
+
+	if (php_table_tier_fresh(t) && php_table_ns_read(t, ns, &nsid) > 0
+	    && php_table_peek(t, nsid, key, NULL) > 0) {
+		*found = 1;
+		return true;
+	}
+	if (EG(exception) || !(r = php_table_tier_redis())) {
+		return false;
+	}
+	rkey = php_table_tier_key(ns, key, &rlen);
+	st = tbl_redis_exists(r, rkey, rlen);
+	efree(rkey);
+	*found = st == TBL_REDIS_OK;
+	return !php_table_tier_throw(t, st, key);
+}
+
+/* ttl(): seconds left (rounded up), -1 none, 0 missing. false when it threw. */
+bool php_table_tier_ttl(tbl_t *t, zend_string *ns, zend_string *key, zend_long *secs, bool *found)
+{
+	tbl_redis_t *r = php_table_tier_redis();
+	tbl_redis_status_t st;
+	int64_t ms = -1;
+	char *rkey;
+	size_t rlen;
+
+	if (!r) {
+		return false;
+	}
+	rkey = php_table_tier_key(ns, key, &rlen);
+	st = tbl_redis_pttl(r, rkey, rlen, &ms);
+	efree(rkey);
+	*found = st == TBL_REDIS_OK;
+	*secs = ms < 0 ? -1 : (zend_long)((ms + 999) / 1000);
+	return !php_table_tier_throw(t, st, key);
+}
+
+/* getMany(): hits of the L1 first (when fresh), the rest with one MGET. */
+bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval *rv)
+{
+	tbl_redis_t *r;
+	tbl_ns_t nsid;
+	bool fresh, ok = true;
+	uint32_t n = zend_hash_num_elements(keys), missing = 0, i;
+	zend_string **names;
+	char **rkeys;
+	size_t *rlens;
+	uint64_t *stamps;
+	tbl_redis_buf_t *bufs;
+	zval *zv;
+
+	array_init_size(rv, n);
+	if (n == 0) {
+		return true;
+	}
+	if (!php_table_ns_write(t, ns, &nsid)) {
+		return false;
+	}
+	fresh = php_table_tier_fresh(t);
+	names = safe_emalloc(n, sizeof(*names), 0);
+	rkeys = safe_emalloc(n, sizeof(*rkeys), 0);
+	rlens = safe_emalloc(n, sizeof(*rlens), 0);
+	stamps = safe_emalloc(n, sizeof(*stamps), 0);
+	ZEND_HASH_FOREACH_VAL(keys, zv) {
+		zend_string *key = php_table_array_key(0, NULL, zv, true);
+		zval value;
+		int res = fresh ? php_table_fetch(t, nsid, key, &value, NULL, 1) : 0;
+
+		if (res > 0) {
+			zend_symtable_update(Z_ARRVAL_P(rv), key, &value);
+			zend_string_release(key);
+			continue;
+		}
+		if (res < 0) {
+			zend_string_release(key);
+			ok = false;
+			break;
+		}
+		stamps[missing] = fresh ? tbl_tier_stamp(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key)) : 0;
+		names[missing] = key;
+		rkeys[missing] = php_table_tier_key(ns, key, &rlens[missing]);
+		missing++;
+	} ZEND_HASH_FOREACH_END();
+	if (ok && missing) {
+		tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+
+		bufs = ecalloc(missing, sizeof(*bufs));
+		if ((r = php_table_tier_redis())) {
+			st = tbl_redis_mget(r, missing, (const char *const *)rkeys, rlens, bufs);
+		}
+		if (st != TBL_REDIS_OK) {
+			if (r) {
+				php_table_tier_throw(t, st, NULL);
+			}
+			ok = false;
+		}
+		for (i = 0; ok && i < missing; i++) {
+			zval value;
+
+			if (!bufs[i].data) {
+				continue;
+			}
+			/* MGET gives no TTLs: the copy is not filled, a get() of the key fills it. */
+			if (php_table_tier_materialize(t, nsid, names[i], &bufs[i], -1, false, stamps[i], &value) < 0) {
+				ok = false;
+				break;
+			}
+			zend_symtable_update(Z_ARRVAL_P(rv), names[i], &value);
+		}
+		for (i = 0; i < missing; i++) {
+			tbl_redis_buf_free(&bufs[i]);
+		}
+		efree(bufs);
+	}
+	for (i = 0; i < missing; i++) {
+		zend_string_release(names[i]);
+		efree(rkeys[i]);
+	}
+	efree(names);
+	efree(rkeys);
+	efree(rlens);
+	efree(stamps);
+	if (!ok) {
+		zval_ptr_dtor(rv);
+		ZVAL_NULL(rv);
+	}
+	return ok;
+}
+
+/* ---- writes ---------------------------------------------------------------------------------------- */
+
+/* After a write in Redis: this host's copy goes (its stamp moves first). */
+static void php_table_tier_invalidate_local(tbl_t *t, zend_string *ns, const zend_string *key)
+{
+	tbl_ns_t nsid;
+
+	if (php_table_ns_read(t, ns, &nsid) > 0) {
+		tbl_tier_invalidate(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key));
+	}
+	if (EG(exception)) {
+		zend_clear_exception();   /* the write is done in Redis; the helper removes the copy anyway */
+	}
+}
+
+/* set() / add(). 1 stored, 0 not (add: the key exists), -1 thrown. */
+int php_table_tier_store(tbl_t *t, zend_string *ns, zend_string *key, zval *value, uint32_t ttl, bool only_if_absent)
+{
+	smart_str enc = {0};
+	tbl_redis_t *r;
+	tbl_redis_status_t st;
+	char *rkey;
+	size_t rlen;
+
+	if (!php_table_tier_encode(value, 2, &enc)) {
+		smart_str_free(&enc);
+		return -1;
+	}
+	if (!(r = php_table_tier_redis())) {
+		smart_str_free(&enc);
+		return -1;
+	}
+	rkey = php_table_tier_key(ns, key, &rlen);
+	st = tbl_redis_set(r, rkey, rlen, enc.s ? ZSTR_VAL(enc.s) : "", enc.s ? ZSTR_LEN(enc.s) : 0,
+	                   (uint64_t)ttl * 1000u, only_if_absent);
+	efree(rkey);
+	smart_str_free(&enc);
+	if (php_table_tier_throw(t, st, key)) {
+		return -1;
+	}
+	if (st == TBL_REDIS_OK) {
+		php_table_tier_invalidate_local(t, ns, key);
+	}
+	return st == TBL_REDIS_OK;
+}
+
+/* delete(): 1 deleted, 0 missing, -1 thrown. */
+int php_table_tier_delete(tbl_t *t, zend_string *ns, zend_string *key)
+{
+	tbl_redis_t *r = php_table_tier_redis();
+	tbl_redis_status_t st;
+	uint64_t deleted = 0;
+	char *rkey;
+	size_t rlen;
+
+	if (!r) {
+		return -1;
+	}
+	rkey = php_table_tier_key(ns, key, &rlen);
+	st = tbl_redis_del(r, 1, (const char *const *)&rkey, &rlen, &deleted);
+	efree(rkey);
+	if (php_table_tier_throw(t, st, key)) {
+		return -1;
+	}
+	php_table_tier_invalidate_local(t, ns, key);
+	return deleted > 0;
+}
+
+/* deleteMany(): how many existed, or -1 thrown. */
+zend_long php_table_tier_delete_many(tbl_t *t, zend_string *ns, HashTable *keys)
+{
+	uint32_t n = zend_hash_num_elements(keys), i = 0;
+	zend_string **names;
+	char **rkeys;
+	size_t *rlens;
+	tbl_redis_t *r;
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	uint64_t deleted = 0;
+	zval *zv;
+
+	if (n == 0) {
+		return 0;
+	}
+	names = safe_emalloc(n, sizeof(*names), 0);
+	rkeys = safe_emalloc(n, sizeof(*rkeys), 0);
+	rlens = safe_emalloc(n, sizeof(*rlens), 0);
+	ZEND_HASH_FOREACH_VAL(keys, zv) {
+		names[i] = php_table_array_key(0, NULL, zv, true);
+		rkeys[i] = php_table_tier_key(ns, names[i], &rlens[i]);
+		i++;
+	} ZEND_HASH_FOREACH_END();
+	if ((r = php_table_tier_redis())) {
+		st = tbl_redis_del(r, n, (const char *const *)rkeys, rlens, &deleted);
+	}
+	for (i = 0; i < n; i++) {
+		if (st == TBL_REDIS_OK) {
+			php_table_tier_invalidate_local(t, ns, names[i]);
+		}
+		zend_string_release(names[i]);
+		efree(rkeys[i]);
+	}
+	efree(names);
+	efree(rkeys);
+	efree(rlens);
+	if (!r || php_table_tier_throw(t, st, NULL)) {
+		return -1;
+	}
+	return (zend_long)deleted;
+}
+
+/* setMany(): all or nothing (MULTI/EXEC). false when it threw. */
+bool php_table_tier_store_many(tbl_t *t, zend_string *ns, HashTable *values, uint32_t ttl)
+{
+	uint32_t n = zend_hash_num_elements(values), i = 0, encoded = 0;
+	zend_string **names;
+	char **rkeys;
+	size_t *rlens, *vlens;
+	const void **vals;
+	smart_str *enc;
+	tbl_redis_t *r;
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	zend_string *skey;
+	zend_ulong h;
+	zval *zv;
+	bool ok = true;
+
+	if (n == 0) {
+		return true;
+	}
+	names = safe_emalloc(n, sizeof(*names), 0);
+	rkeys = safe_emalloc(n, sizeof(*rkeys), 0);
+	rlens = safe_emalloc(n, sizeof(*rlens), 0);
+	vlens = safe_emalloc(n, sizeof(*vlens), 0);
+	vals = safe_emalloc(n, sizeof(*vals), 0);
+	enc = ecalloc(n, sizeof(*enc));
+	ZEND_HASH_FOREACH_KEY_VAL(values, h, skey, zv) {
+		if (!php_table_tier_encode(zv, 1, &enc[i])) {
+			ok = false;
+			break;
+		}
+		names[i] = php_table_array_key(h, skey, zv, false);
+		rkeys[i] = php_table_tier_key(ns, names[i], &rlens[i]);
+		vals[i] = enc[i].s ? ZSTR_VAL(enc[i].s) : "";
+		vlens[i] = enc[i].s ? ZSTR_LEN(enc[i].s) : 0;
+		i++;
+	} ZEND_HASH_FOREACH_END();
+	encoded = i;
+	if (ok && (r = php_table_tier_redis())) {
+		st = tbl_redis_set_many(r, n, (const char *const *)rkeys, rlens, vals, vlens, (uint64_t)ttl * 1000u);
+		ok = !php_table_tier_throw(t, st, NULL);
+	} else {
+		ok = false;
+	}
+	for (i = 0; i < encoded; i++) {
+		if (ok) {
+			php_table_tier_invalidate_local(t, ns, names[i]);
+		}
+		zend_string_release(names[i]);
+		efree(rkeys[i]);
+	}
+	for (i = 0; i < n; i++) {
+		smart_str_free(&enc[i]);
+	}
+	efree(names);
+	efree(rkeys);
+	efree(rlens);
+	efree(vlens);
+	efree(vals);
+	efree(enc);
+	return ok;
+}
+
+/* increment()/decrement(): the new value, or false with *threw. */
+bool php_table_tier_incr(tbl_t *t, zend_string *ns, zend_string *key, int64_t by, uint32_t ttl, int64_t *result)
+{
+	tbl_redis_t *r = php_table_tier_redis();
+	tbl_redis_status_t st;
+	char *rkey;
+	size_t rlen;
+
+	if (!r) {
+		return false;
+	}
+	rkey = php_table_tier_key(ns, key, &rlen);
+	st = tbl_redis_incrby(r, rkey, rlen, by, (uint64_t)ttl * 1000u, result);
+	efree(rkey);
+	if (php_table_tier_throw(t, st, key)) {
+		return false;
+	}
+	php_table_tier_invalidate_local(t, ns, key);
+	return true;
+}
+
+/* touch(): 1 done, 0 missing, -1 thrown. */
+int php_table_tier_touch(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl)
+{
+	tbl_redis_t *r = php_table_tier_redis();
+	tbl_redis_status_t st;
+	char *rkey;
+	size_t rlen;
+
+	if (!r) {
+		return -1;
+	}
+	rkey = php_table_tier_key(ns, key, &rlen);
+	st = tbl_redis_expire(r, rkey, rlen, (uint64_t)ttl * 1000u);
+	efree(rkey);
+	if (php_table_tier_throw(t, st, key)) {
+		return -1;
+	}
+	if (st == TBL_REDIS_OK) {
+		php_table_tier_invalidate_local(t, ns, key);
+	}
+	return st == TBL_REDIS_OK;
+}
+
+/* cas() (value non-NULL) and deleteIf() (value NULL): Redis compares the stored bytes with the encoding
+ * of `expected`, in one script. 1 swapped, 0 not, -1 thrown. */
+int php_table_tier_compare_and_swap(tbl_t *t, zend_string *ns, zend_string *key, zval *expected, zval *value)
+{
+	smart_str exp = {0}, val = {0};
+	tbl_redis_t *r;
+	tbl_redis_status_t st;
+	char *rkey;
+	size_t rlen;
+	int res = -1;
+
+	if (!php_table_tier_encode(expected, 2, &exp) || (value && !php_table_tier_encode(value, 3, &val))
+	    || !(r = php_table_tier_redis())) {
+		goto done;
+	}
+	rkey = php_table_tier_key(ns, key, &rlen);
+	if (value) {
+		st = tbl_redis_replace_if(r, rkey, rlen, ZSTR_VAL(exp.s), ZSTR_LEN(exp.s), val.s ? ZSTR_VAL(val.s) : "",
+		                          val.s ? ZSTR_LEN(val.s) : 0);
+	} else {
+		st = tbl_redis_delete_if(r, rkey, rlen, ZSTR_VAL(exp.s), ZSTR_LEN(exp.s));
+	}
+	efree(rkey);
+	if (!php_table_tier_throw(t, st, key)) {
+		res = st == TBL_REDIS_OK;
+		if (res) {
+			php_table_tier_invalidate_local(t, ns, key);
+		}
+	}
+done:
+	smart_str_free(&exp);
+	smart_str_free(&val);
+	return res;
+}
+
+/* clear(): every key of the namespace in Redis, then this host's copies. false when it threw. */
+bool php_table_tier_clear(tbl_t *t, zend_string *ns)
+{
+	tbl_redis_t *r = php_table_tier_redis();
+	tbl_redis_status_t st;
+	uint64_t deleted = 0, removed = 0;
+	char prefix[TBL_TIER_PREFIX_MAX + 8u + TBL_NS_NAME_MAX + 1u];
+	size_t plen;
+	tbl_ns_t nsid;
+
+	if (!r) {
+		return false;
+	}
+	/* The Redis name of key "" is the namespace's prefix. */
+	plen = tbl_tier_redis_key(&php_table_tier_cfg, ns ? ZSTR_VAL(ns) : "", ns ? ZSTR_LEN(ns) : 0, "", 0, prefix,
+	                          sizeof(prefix));
+	st = tbl_redis_del_prefix(r, prefix, plen, &deleted);
+	if (php_table_tier_throw(t, st, NULL)) {
+		return false;
+	}
+	if (php_table_ns_read(t, ns, &nsid) > 0) {
+		tbl_tier_advance_all(t);
+		tbl_clear_ns(t, nsid, &removed);
+	}
+	return !EG(exception);
+}
+
+/* ---- remember(): one computation across all hosts ------------------------------------------------- */
+
+/* The lock's Redis name: the prefix, "lock:", then the rest of the key's name. The helper never takes it
+ * for a key (a key's name continues with the namespace's length). */
+static char *php_table_tier_lock_key(const zend_string *ns, const zend_string *key, size_t *len)
+{
+	size_t rlen, p = php_table_tier_cfg.prefix_len;
+	char *rkey = php_table_tier_key(ns, key, &rlen), *out = emalloc(rlen + 5);
+
+	memcpy(out, rkey, p);
+	memcpy(out + p, "lock:", 5);
+	memcpy(out + p + 5, rkey + p, rlen - p);
+	efree(rkey);
+	*len = rlen + 5;
+	return out;
+}
+
+/* Call $compute and store its value in Redis. SUCCESS with the value in rv. */
+static zend_result php_table_tier_compute(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl,
+                                          zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *rv)
+{
+	ZVAL_UNDEF(rv);
+	fci->retval = rv;
+	fci->param_count = 0;
+	fci->named_params = NULL;
+	if (zend_call_function(fci, fcc) != SUCCESS || EG(exception) || Z_TYPE_P(rv) == IS_UNDEF) {
+		zval_ptr_dtor(rv);
+		ZVAL_UNDEF(rv);
+		return FAILURE;
+	}
+	if (Z_ISREF_P(rv)) {
+		zend_unwrap_reference(rv);
+	}
+	if (php_table_tier_store(t, ns, key, rv, ttl, false) < 0) {
+		zval_ptr_dtor(rv);
+		ZVAL_UNDEF(rv);
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+/* remember() on a tiered namespace: a Redis key (SET NX PX) is the lock every host competes for; the
+ * others poll the value, within PHP_TABLE_REMEMBER_WAIT_MS, then compute it themselves. -1 thrown. */
+int php_table_tier_remember(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl, zend_fcall_info *fci,
+                            zend_fcall_info_cache *fcc, zval *rv)
+{
+	uint64_t deadline = tbl_clock_monotonic_ms() + PHP_TABLE_REMEMBER_WAIT_MS;
+	char token[64], *lkey;
+	size_t llen;
+	long sleep_us = 1000;
+	int res, tlen;
+
+	if ((res = php_table_tier_fetch(t, ns, key, rv)) != 0) {
+		return res;
+	}
+	tlen = snprintf(token, sizeof(token), "%ld.%" PRIu64 ".%p", (long)getpid(), tbl_clock_monotonic_ms(), (void *)rv);
+	lkey = php_table_tier_lock_key(ns, key, &llen);
+	for (;;) {
+		tbl_redis_t *r = php_table_tier_redis();
+		tbl_redis_status_t st;
+
+		if (!r) {
+			res = -1;
+			break;
+		}
+		st = tbl_redis_set(r, lkey, llen, token, (size_t)tlen, PHP_TABLE_REMEMBER_WAIT_MS, 1);
+		if (php_table_tier_throw(t, st, key)) {
+			res = -1;
+			break;
+		}
+		if (st == TBL_REDIS_OK) {
+			/* The previous holder may have stored it between our miss and our lock. */
+			res = php_table_tier_fetch(t, ns, key, rv);
+			if (res == 0) {
+				res = php_table_tier_compute(t, ns, key, ttl, fci, fcc, rv) == SUCCESS ? 1 : -1;
+			}
+			tbl_redis_delete_if(r, lkey, llen, token, (size_t)tlen);   /* an error here: it expires */
+			break;
+		}
+		if (tbl_clock_monotonic_ms() >= deadline) {
+			/* The other host did not deliver in time: compute it here. */
+			res = php_table_tier_compute(t, ns, key, ttl, fci, fcc, rv) == SUCCESS ? 1 : -1;
+			break;
+		}
+		{
+			struct timespec ts = { 0, sleep_us * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+		if (sleep_us < 20000) {
+			sleep_us *= 2;
+		}
+		if ((res = php_table_tier_fetch(t, ns, key, rv)) != 0) {
+			break;
+		}
+	}
+	efree(lkey);
+	return res;
+}
+
+#endif /* HAVE_TABLE_HIREDIS */

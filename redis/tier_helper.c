@@ -1,0 +1,208 @@
+/*
+ * tier_helper.c - the helper process of the Redis tier (tier_helper.h).
+ *
+ * Its loop, in order:
+ *   1. Publish "not fresh", advance the tier epoch (fills in flight fail) and clear the tiered
+ *      namespaces: whatever the L1 holds may predate changes nobody told us about.
+ *   2. Connect and turn broadcast tracking on for the prefix (redis_tracker.h), then clear again: the
+ *      L1 may have been filled between step 1 and the moment tracking started.
+ *   3. Poll: apply each invalidated key (tbl_tier_invalidate), clear on a flush, and publish the time
+ *      of the latest answered PING as the L1's freshness: every invalidation sent before it is applied.
+ *   4. On any error (connection lost, server frozen, restarted, failed over): publish "not fresh" at
+ *      once and go back to 1, retrying with a growing pause (up to a second).
+ * Once a second it checks that it is still the table's helper and that another process still uses the
+ * table; if not, it leaves. Readers stop trusting the L1 on their own when freshness stops advancing
+ * (table.redis_max_stale), so a helper that dies or hangs costs speed, never correctness.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "redis_tracker.h"
+#include "tier_helper.h"
+
+#define TIER_CLAIM_MS      5000u   /* a claim whose helper never registered expires after this */
+#define TIER_CHECK_MS      1000u   /* how often the helper checks it is still wanted */
+#define TIER_RETRY_MAX_MS  1000u
+
+typedef struct helper {
+	tbl_t *t;
+	const tbl_tier_config_t *cfg;
+} helper_t;
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000u), (long)(ms % 1000u) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+	}
+}
+
+/* Empty the tiered namespaces: "not fresh" first, then every stamp moved, then the entries. */
+static void flush_tiered(helper_t *h)
+{
+	unsigned id, n;
+
+	tbl_tier_set_fresh_ms(h->t, 0);
+	tbl_tier_advance_all(h->t);
+	n = tbl_ns_count_created(h->t);
+	for (id = 0; id < n; id++) {
+		tbl_ns_t ns = tbl_ns_handle(h->t, id);
+		size_t len;
+		const char *name = tbl_ns_name(h->t, ns, &len);
+		uint64_t removed;
+
+		if (name && tbl_tier_config_covers(h->cfg, name, len)) {
+			tbl_clear_ns(h->t, ns, &removed);
+		}
+	}
+}
+
+static void on_key(void *ctx, const char *rkey, size_t rlen)
+{
+	helper_t *h = ctx;
+	const char *name, *key;
+	size_t nslen, klen;
+	tbl_ns_t ns;
+
+	if (!tbl_tier_redis_key_parse(h->cfg, rkey, rlen, &name, &nslen, &key, &klen)
+	    || !tbl_tier_config_covers(h->cfg, name, nslen)) {
+		return;
+	}
+	if (nslen == 0) {
+		ns = 0;
+	} else if (tbl_ns_find(h->t, name, nslen, &ns) != TBL_OK) {
+		/* Never created here: no copy, and no fill in flight either (a fill creates the namespace before
+		 * it takes its stamp, and its read comes after this change). */
+		return;
+	}
+	tbl_tier_invalidate(h->t, ns, key, klen);
+}
+
+static void on_flush(void *ctx)
+{
+	flush_tiered(ctx);
+}
+
+void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
+{
+	helper_t h = { t, cfg };
+	tbl_redis_tracker_events_t ev = { &h, on_key, on_flush };
+	tbl_redis_tracker_t *tr;
+	unsigned ping_ms = cfg->max_stale_ms / 4u, retry_ms = 50u;
+	uint64_t next_check = 0;
+	int tracking = 0;
+
+	if (ping_ms > 250u) {
+		ping_ms = 250u;
+	}
+	if (ping_ms < 5u) {
+		ping_ms = 5u;
+	}
+	tbl_tier_helper_register(t);
+	tbl_release_holds(t);   /* zero-copy holds inherited from the PHP process that forked us */
+	flush_tiered(&h);
+	tr = tbl_redis_tracker_new(&cfg->url, cfg->timeout_ms, cfg->prefix, cfg->prefix_len);
+	if (!tr) {
+		tbl_tier_helper_leave(t);
+		return;
+	}
+	for (;;) {
+		uint64_t now = tbl_clock_monotonic_ms(), fresh = 0;
+
+		if (now >= next_check) {
+			if (!tbl_tier_helper_current(t) || !tbl_tier_others_alive(t)) {
+				break;
+			}
+			next_check = now + TIER_CHECK_MS;
+		}
+		if (!tracking) {
+			if (tbl_redis_tracker_start(tr) != TBL_REDIS_OK) {
+				tbl_tier_set_fresh_ms(t, 0);
+				sleep_ms(retry_ms);
+				retry_ms = retry_ms * 2u > TIER_RETRY_MAX_MS ? TIER_RETRY_MAX_MS : retry_ms * 2u;
+				continue;
+			}
+			tracking = 1;
+			retry_ms = 50u;
+			flush_tiered(&h);
+		}
+		if (tbl_redis_tracker_poll(tr, ping_ms, ping_ms, &ev, &fresh) != TBL_REDIS_OK) {
+			tracking = 0;
+			flush_tiered(&h);
+			continue;
+		}
+		if (fresh != 0 && tbl_tier_helper_current(t)) {
+			tbl_tier_set_fresh_ms(t, fresh);
+		}
+	}
+	tbl_redis_tracker_free(tr);
+	flush_tiered(&h);
+	tbl_tier_helper_leave(t);
+}
+
+/* In the grandchild: no descriptor of the PHP process (sockets of php-fpm, files), no handler of its. */
+static void detach_from_parent(void)
+{
+	struct rlimit rl;
+	sigset_t all;
+	int fd, sig, max = 1024;
+
+	setsid();
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 65536) {
+		max = (int)rl.rlim_cur;
+	}
+	for (fd = 3; fd < max; fd++) {
+		close(fd);
+	}
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2) {
+			close(fd);
+		}
+	}
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sig != SIGKILL && sig != SIGSTOP) {
+			signal(sig, sig == SIGPIPE ? SIG_IGN : SIG_DFL);
+		}
+	}
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+}
+
+int tbl_tier_helper_ensure(tbl_t *t, const tbl_tier_config_t *cfg)
+{
+	pid_t child;
+	int status;
+
+	if (!tbl_tier_helper_claim(t, TIER_CLAIM_MS)) {
+		return 0;
+	}
+	child = fork();
+	if (child < 0) {
+		return -1;
+	}
+	if (child == 0) {
+		/* The go-between: fork the helper and leave at once, so that init adopts it (no zombie for the
+		 * PHP process to reap, no helper killed with a php-fpm worker's process group). */
+		pid_t helper = fork();
+
+		if (helper == 0) {
+			detach_from_parent();
+			tbl_tier_helper_run(t, cfg);
+			_exit(0);
+		}
+		_exit(helper < 0 ? 1 : 0);
+	}
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+	}
+	return 1;
+}
