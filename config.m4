@@ -20,6 +20,11 @@ PHP_ARG_WITH([table-zstd],
   [AS_HELP_STRING([--with-table-zstd], [table: table.compression=zstd (requires libzstd, found with pkg-config)])],
   [no], [no])
 
+PHP_ARG_WITH([table-hiredis],
+  [whether table should support tiered namespaces through Redis],
+  [AS_HELP_STRING([--with-table-hiredis[=DIR]], [table: tiered namespaces through Redis (requires hiredis; found with pkg-config, or DIR/include + DIR/lib)])],
+  [no], [no])
+
 if test "$PHP_TABLE" != "no"; then
   dnl Threads of one thread-safe (ZTS) process would share its one reader slot and its one zero-copy pin,
   dnl so a thread could free what another is still reading. Until the core has a slot per thread, refuse.
@@ -50,6 +55,28 @@ if test "$PHP_TABLE" != "no"; then
     AC_DEFINE(HAVE_TABLE_ZSTD, 1, [Whether table is built with zstd])
   fi
 
+  dnl Redis (tiered namespaces, issue #22): the Zend-free client in redis/ on top of hiredis, 0.14 or 1.x.
+  TABLE_REDIS_SOURCES=""
+  if test "$PHP_TABLE_HIREDIS" != "no"; then
+    if test "$PHP_TABLE_HIREDIS" = "yes"; then
+      PKG_CHECK_MODULES([TABLE_HIREDIS], [hiredis], [], [AC_MSG_ERROR([--with-table-hiredis: hiredis not found by pkg-config; install libhiredis-dev, give its prefix (--with-table-hiredis=DIR), or drop the option])])
+      PHP_EVAL_INCLINE([$TABLE_HIREDIS_CFLAGS])
+      PHP_EVAL_LIBLINE([$TABLE_HIREDIS_LIBS], TABLE_SHARED_LIBADD)
+    else
+      AC_MSG_CHECKING([for hiredis in $PHP_TABLE_HIREDIS])
+      if test -f "$PHP_TABLE_HIREDIS/include/hiredis/hiredis.h"; then
+        AC_MSG_RESULT([found])
+      else
+        AC_MSG_RESULT([not found])
+        AC_MSG_ERROR([--with-table-hiredis=$PHP_TABLE_HIREDIS: no include/hiredis/hiredis.h there])
+      fi
+      PHP_ADD_INCLUDE([$PHP_TABLE_HIREDIS/include])
+      PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$PHP_TABLE_HIREDIS/$PHP_LIBDIR], TABLE_SHARED_LIBADD)
+    fi
+    AC_DEFINE(HAVE_TABLE_HIREDIS, 1, [Whether table is built with hiredis (tiered namespaces through Redis)])
+    TABLE_REDIS_SOURCES="redis/redis_url.c redis/redis_conn.c redis/redis_client.c redis/redis_tracker.c"
+  fi
+
   if test "$PHP_TABLE_IGBINARY" != "no"; then
     dnl serializer/igbinary.c includes "ext/igbinary/igbinary.h", so look for a directory holding ext/igbinary/
     dnl that is already on the include path: `php-config --include-dir` (phpize, pecl, PIE), or the root of
@@ -76,10 +103,13 @@ if test "$PHP_TABLE" != "no"; then
 
   dnl Only get_module() is exported (ZEND_GET_MODULE marks it): calls between the extension's own files,
   dnl the read path's above all, are then direct and may be inlined, instead of going through the PLT.
-  PHP_NEW_EXTENSION(table, table.c $TABLE_BINDING_SOURCES $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -fvisibility=hidden -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+  PHP_NEW_EXTENSION(table, table.c $TABLE_BINDING_SOURCES $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES $TABLE_REDIS_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -fvisibility=hidden -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_BUILD_DIR($ext_builddir/binding, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/core, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/serializer, 1)
+  if test "$PHP_TABLE_HIREDIS" != "no"; then
+    PHP_ADD_BUILD_DIR($ext_builddir/redis, 1)
+  fi
   PHP_ADD_INCLUDE($ext_srcdir)
   PHP_ADD_INCLUDE($ext_srcdir/binding)
   if test "$PHP_TABLE_IGBINARY" != "no"; then

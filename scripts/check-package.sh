@@ -23,7 +23,7 @@
 #              puts it after 20-igbinary.ini and equals composer.json's php-ext.priority
 #   w32        config.w32 mirrors config.m4: the same Zend binding and serializer sources, and the core
 #              sources of config.m4 with each POSIX backend (*_posix.c, shm_mmap.c, lock_pthread.c)
-#              swapped for its *_win32.c counterpart; every file it names exists; and every shipped .c
+#              swapped for its *_win32.c counterpart (redis/, POSIX-only, is not mirrored); every file it names exists; and every shipped .c
 #              file is compiled by config.m4 or config.w32
 #   composer   `composer validate --strict` passes for php/composer.json (table/cache); `composer validate`
 #              passes for the root composer.json (PIE's table/table) but for one objection of a Composer
@@ -89,14 +89,14 @@ shipped_files() {
 	tree_files | LC_ALL=C sort -u | while IFS= read -r f; do
 		case "$f" in
 			# not shipped: development-only parts of the tree
-			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*) continue ;;
+			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*|redis/test/*|redis/build/*) continue ;;
 			# the PHP library table/cache: a Composer package of its own (php/composer.json), not part of the extension
 			php/*) continue ;;
-			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|package.xml|composer.json) continue ;;
+			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|redis/Makefile|redis/.gitignore|package.xml|composer.json) continue ;;
 			# the extension's sources
 			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|binding/*.c|binding/*.h) r=src ;;
-			core/*/*|serializer/*/*|binding/*/*) r="?" ;;
-			core/*.c|core/*.h|serializer/*.c|serializer/*.h) r=src ;;
+			core/*/*|serializer/*/*|binding/*/*|redis/*/*) r="?" ;;
+			core/*.c|core/*.h|serializer/*.c|serializer/*.h|redis/*.c|redis/*.h) r=src ;;
 			# the PHPT suite
 			tests/*.phpt|tests/*.inc) r=test ;;
 			# documentation, and the ini file packagers install (see docs/install.md)
@@ -329,7 +329,8 @@ w32_sources() {
 if [ ! -f config.w32 ]; then
 	fail "w32: config.w32 missing"
 else
-	m4_sources | sed -E 's|^core/||; s|^serializer/||; s|^binding/||' |
+	# redis/ (--with-table-hiredis) is POSIX-only: config.w32 declines the option, so it has no mirror there.
+	m4_sources | grep -v '^redis/' | sed -E 's|^core/||; s|^serializer/||; s|^binding/||' |
 		sed -E 's/_posix\.c$/_win32.c/; s/^shm_mmap\.c$/shm_win32.c/; s/^lock_pthread\.c$/lock_win32.c/' | sort -u >"$TMP/want"
 	w32_sources | sed -E 's|^core[/\\]||; s|^serializer[/\\]||; s|^binding[/\\]||' | sort -u >"$TMP/have"
 	problems=()

@@ -1,0 +1,608 @@
+/*
+ * redis_client.c - the commands of redis_client.h over one tbl_redis_conn_t.
+ *
+ * Every command goes through run(): connect if needed, append the command(s) to hiredis's output buffer,
+ * write them all, then read exactly one reply per command, all against one deadline (now + timeout_ms).
+ * Pipelined commands (MULTI/SET.../EXEC, EXISTS+PERSIST) therefore cost one round trip. The replies come
+ * back unchecked; each command then checks the shape it expects, and anything else (an integer where a
+ * string belongs, an array of the wrong length) is treated as a broken connection: the context is closed
+ * and EIO returned, since replies that no longer match their commands mean the stream is out of step.
+ *
+ * Error replies are not shape errors: they become EREPLY (or ETYPE/EOVERFLOW for INCRBY) with the text in
+ * last_error, and the connection stays open.
+ *
+ * The atomic read-modify-write commands are Lua scripts (redis_scripts.h), sent with EVALSHA; when the
+ * server does not have the script yet (NOSCRIPT: a new or restarted server, SCRIPT FLUSH), EVAL sends its
+ * text, which also caches it for the next EVALSHA.
+ */
+#include "redis_client.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "redis_conn.h"
+#include "redis_scripts.h"
+
+struct tbl_redis {
+	tbl_redis_conn_t conn;
+};
+
+/* One command of a pipeline: argc arguments with their lengths. */
+typedef struct command {
+	int argc;
+	const char **argv;
+	const size_t *lens;
+} command_t;
+
+void tbl_redis_buf_free(tbl_redis_buf_t *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+const char *tbl_redis_status_str(tbl_redis_status_t st)
+{
+	switch (st) {
+	case TBL_REDIS_OK:        return "ok";
+	case TBL_REDIS_NIL:       return "nil";
+	case TBL_REDIS_EIO:       return "I/O error";
+	case TBL_REDIS_EREPLY:    return "error reply";
+	case TBL_REDIS_ETYPE:     return "not an integer";
+	case TBL_REDIS_EOVERFLOW: return "integer overflow";
+	case TBL_REDIS_ENOMEM:    return "out of memory";
+	}
+	return "unknown status";
+}
+
+tbl_redis_t *tbl_redis_new(const tbl_redis_url_t *url, unsigned timeout_ms)
+{
+	tbl_redis_t *r = malloc(sizeof(*r));
+	if (r) tbl_redis_conn_init(&r->conn, url, timeout_ms);
+	return r;
+}
+
+void tbl_redis_free(tbl_redis_t *r)
+{
+	if (!r) return;
+	tbl_redis_conn_close(&r->conn);
+	free(r);
+}
+
+void tbl_redis_forget(tbl_redis_t *r)
+{
+	tbl_redis_conn_close(&r->conn);
+}
+
+const char *tbl_redis_last_error(const tbl_redis_t *r)
+{
+	return r->conn.err;
+}
+
+int tbl_redis_connected(const tbl_redis_t *r)
+{
+	return r->conn.ctx != NULL;
+}
+
+static void free_replies(size_t n, redisReply **replies)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (replies[i]) freeReplyObject(replies[i]);
+		replies[i] = NULL;
+	}
+}
+
+/* Sends n commands and reads their n replies into replies[] (all NULL on failure). */
+static tbl_redis_status_t run(tbl_redis_t *r, size_t n, const command_t *cmds, redisReply **replies)
+{
+	tbl_redis_conn_t *c = &r->conn;
+	sigset_t saved;
+	tbl_redis_status_t st = TBL_REDIS_OK;
+	for (size_t i = 0; i < n; i++) replies[i] = NULL;
+
+	tbl_redis_sigpipe_block(&saved);
+	if (!c->ctx) st = tbl_redis_conn_open(c, 0);
+	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
+		st = tbl_redis_conn_append(c, cmds[i].argc, cmds[i].argv, cmds[i].lens);
+	}
+	uint64_t deadline = tbl_redis_now_ms() + c->timeout_ms;
+	if (st == TBL_REDIS_OK) st = tbl_redis_conn_flush(c, deadline);
+	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
+		st = tbl_redis_conn_read(c, deadline, &replies[i]);
+	}
+	tbl_redis_sigpipe_restore(&saved, st != TBL_REDIS_OK);
+	if (st != TBL_REDIS_OK) free_replies(n, replies);
+	return st;
+}
+
+static tbl_redis_status_t run_one(tbl_redis_t *r, int argc, const char **argv, const size_t *lens, redisReply **reply)
+{
+	command_t cmd = { argc, argv, lens };
+	return run(r, 1, &cmd, reply);
+}
+
+/* A reply of a type the command never answers with: the stream is out of step, so drop it. */
+static tbl_redis_status_t unexpected(tbl_redis_t *r, const char *command, redisReply *reply)
+{
+	int type = reply ? reply->type : -1;
+	if (reply) freeReplyObject(reply);
+	return tbl_redis_conn_fail(&r->conn, "unexpected reply to %s (type %d)", command, type);
+}
+
+/* The reply is an error: EREPLY with its text (the reply is freed). */
+static tbl_redis_status_t error_reply(tbl_redis_t *r, redisReply *reply)
+{
+	tbl_redis_status_t st = tbl_redis_conn_error_reply(&r->conn, reply);
+	freeReplyObject(reply);
+	return st;
+}
+
+/* Copies a string reply into a malloc'd, NUL-terminated buffer. */
+static tbl_redis_status_t copy_string(tbl_redis_t *r, const redisReply *reply, tbl_redis_buf_t *out)
+{
+	out->data = malloc(reply->len + 1);
+	if (!out->data) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory for a %zu-byte value", r->conn.where,
+		         (size_t)reply->len);
+		return TBL_REDIS_ENOMEM;
+	}
+	memcpy(out->data, reply->str, reply->len);
+	out->data[reply->len] = '\0';
+	out->len = reply->len;
+	return TBL_REDIS_OK;
+}
+
+/* A command answered with an integer (or an error). */
+static tbl_redis_status_t run_integer(tbl_redis_t *r, const char *name, int argc, const char **argv,
+                                      const size_t *lens, long long *value)
+{
+	redisReply *reply;
+	tbl_redis_status_t st = run_one(r, argc, argv, lens, &reply);
+	if (st != TBL_REDIS_OK) return st;
+	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
+	if (reply->type != REDIS_REPLY_INTEGER) return unexpected(r, name, reply);
+	*value = reply->integer;
+	freeReplyObject(reply);
+	return TBL_REDIS_OK;
+}
+
+tbl_redis_status_t tbl_redis_ping(tbl_redis_t *r)
+{
+	const char *argv[] = { "PING" };
+	redisReply *reply;
+	tbl_redis_status_t st = run_one(r, 1, argv, NULL, &reply);
+	if (st != TBL_REDIS_OK) return st;
+	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
+	if (reply->type != REDIS_REPLY_STATUS) return unexpected(r, "PING", reply);
+	freeReplyObject(reply);
+	return TBL_REDIS_OK;
+}
+
+tbl_redis_status_t tbl_redis_get(tbl_redis_t *r, const char *key, size_t klen, tbl_redis_buf_t *out)
+{
+	const char *argv[] = { "GET", key };
+	size_t lens[] = { 3, klen };
+	redisReply *reply;
+	out->data = NULL;
+	out->len = 0;
+	tbl_redis_status_t st = run_one(r, 2, argv, lens, &reply);
+	if (st != TBL_REDIS_OK) return st;
+	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
+	if (reply->type == REDIS_REPLY_NIL) st = TBL_REDIS_NIL;
+	else if (reply->type == REDIS_REPLY_STRING) st = copy_string(r, reply, out);
+	else return unexpected(r, "GET", reply);
+	freeReplyObject(reply);
+	return st;
+}
+
+tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                  tbl_redis_buf_t *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		out[i].data = NULL;
+		out[i].len = 0;
+	}
+	if (n == 0) return TBL_REDIS_OK;
+	if (n >= (size_t)INT32_MAX) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: MGET of %zu keys is too many", r->conn.where, n);
+		return TBL_REDIS_EREPLY;
+	}
+	const char **argv = malloc((n + 1) * sizeof(*argv));
+	size_t *lens = malloc((n + 1) * sizeof(*lens));
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	redisReply *reply = NULL;
+	if (argv && lens) {
+		argv[0] = "MGET";
+		lens[0] = 4;
+		for (size_t i = 0; i < n; i++) {
+			argv[i + 1] = keys[i];
+			lens[i + 1] = klens[i];
+		}
+		st = run_one(r, (int)(n + 1), argv, lens, &reply);
+	} else {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MGET", r->conn.where);
+	}
+	free(argv);
+	free(lens);
+	if (st != TBL_REDIS_OK) return st;
+	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
+	if (reply->type != REDIS_REPLY_ARRAY || reply->elements != n) return unexpected(r, "MGET", reply);
+	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
+		const redisReply *e = reply->element[i];
+		if (e->type == REDIS_REPLY_STRING) {
+			st = copy_string(r, e, &out[i]);
+		} else if (e->type != REDIS_REPLY_NIL) {
+			for (size_t j = 0; j < i; j++) tbl_redis_buf_free(&out[j]);
+			return unexpected(r, "MGET", reply);
+		}
+	}
+	freeReplyObject(reply);
+	if (st != TBL_REDIS_OK) {
+		for (size_t i = 0; i < n; i++) tbl_redis_buf_free(&out[i]);
+	}
+	return st;
+}
+
+/* SET's arguments: SET key val [PX ms] [NX], in argv/lens (room for 6); returns argc. */
+static int set_arguments(const char **argv, size_t *lens, char *ttl_text, size_t ttl_cap, const char *key,
+                         size_t klen, const void *val, size_t vlen, uint64_t ttl_ms, int only_if_absent)
+{
+	int argc = 0;
+	argv[argc] = "SET", lens[argc++] = 3;
+	argv[argc] = key, lens[argc++] = klen;
+	argv[argc] = val, lens[argc++] = vlen;
+	if (ttl_ms > 0) {
+		argv[argc] = "PX", lens[argc++] = 2;
+		lens[argc] = (size_t)snprintf(ttl_text, ttl_cap, "%" PRIu64, ttl_ms);
+		argv[argc++] = ttl_text;
+	}
+	if (only_if_absent) {
+		argv[argc] = "NX", lens[argc++] = 2;
+	}
+	return argc;
+}
+
+tbl_redis_status_t tbl_redis_set(tbl_redis_t *r, const char *key, size_t klen, const void *val, size_t vlen,
+                                 uint64_t ttl_ms, int only_if_absent)
+{
+	const char *argv[6];
+	size_t lens[6];
+	char ttl_text[24];
+	int argc = set_arguments(argv, lens, ttl_text, sizeof(ttl_text), key, klen, val, vlen, ttl_ms, only_if_absent);
+	redisReply *reply;
+	tbl_redis_status_t st = run_one(r, argc, argv, lens, &reply);
+	if (st != TBL_REDIS_OK) return st;
+	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
+	if (reply->type == REDIS_REPLY_NIL && only_if_absent) st = TBL_REDIS_NIL;
+	else if (reply->type != REDIS_REPLY_STATUS) return unexpected(r, "SET", reply);
+	freeReplyObject(reply);
+	return st;
+}
+
+tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                      const void *const *vals, const size_t *vlens, uint64_t ttl_ms)
+{
+	if (n == 0) return TBL_REDIS_OK;
+	static const char *multi_argv[] = { "MULTI" }, *exec_argv[] = { "EXEC" };
+	size_t ncmd = n + 2;
+	command_t *cmds = malloc(ncmd * sizeof(*cmds));
+	const char **argv = malloc(n * 5 * sizeof(*argv));
+	size_t *lens = malloc(n * 5 * sizeof(*lens));
+	redisReply **replies = malloc(ncmd * sizeof(*replies));
+	char ttl_text[24];
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	if (!cmds || !argv || !lens || !replies) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MULTI/EXEC", r->conn.where);
+		goto out;
+	}
+	cmds[0] = (command_t){ 1, multi_argv, NULL };
+	for (size_t i = 0; i < n; i++) {
+		const char **a = argv + 5 * i;
+		size_t *l = lens + 5 * i;
+		cmds[i + 1].argc = set_arguments(a, l, ttl_text, sizeof(ttl_text), keys[i], klens[i], vals[i], vlens[i],
+		                                 ttl_ms, 0);
+		cmds[i + 1].argv = a;
+		cmds[i + 1].lens = l;
+	}
+	cmds[n + 1] = (command_t){ 1, exec_argv, NULL };
+	st = run(r, ncmd, cmds, replies);
+	if (st != TBL_REDIS_OK) goto out;
+
+	/* MULTI +OK, each SET +QUEUED (or an error, which makes EXEC abort), EXEC an array of n +OK. */
+	const redisReply *refused = NULL;
+	for (size_t i = 0; i + 1 < ncmd && st == TBL_REDIS_OK; i++) {
+		if (replies[i]->type == REDIS_REPLY_ERROR) {
+			if (!refused) refused = replies[i];
+		} else if (replies[i]->type != REDIS_REPLY_STATUS) {
+			st = unexpected(r, i == 0 ? "MULTI" : "SET (queued)", NULL);
+		}
+	}
+	const redisReply *exec = replies[n + 1];
+	if (st == TBL_REDIS_OK) {
+		if (refused) {
+			st = tbl_redis_conn_error_reply(&r->conn, refused);
+		} else if (exec->type == REDIS_REPLY_ERROR) {
+			st = tbl_redis_conn_error_reply(&r->conn, exec);
+		} else if (exec->type != REDIS_REPLY_ARRAY || exec->elements != n) {
+			st = unexpected(r, "EXEC", NULL);
+		} else {
+			for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
+				if (exec->element[i]->type == REDIS_REPLY_ERROR) {
+					st = tbl_redis_conn_error_reply(&r->conn, exec->element[i]);
+				}
+			}
+		}
+	}
+	free_replies(ncmd, replies);
+out:
+	free(cmds);
+	free(argv);
+	free(lens);
+	free(replies);
+	return st;
+}
+
+tbl_redis_status_t tbl_redis_del(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                 uint64_t *deleted)
+{
+	*deleted = 0;
+	if (n == 0) return TBL_REDIS_OK;
+	if (n >= (size_t)INT32_MAX) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: DEL of %zu keys is too many", r->conn.where, n);
+		return TBL_REDIS_EREPLY;
+	}
+	const char **argv = malloc((n + 1) * sizeof(*argv));
+	size_t *lens = malloc((n + 1) * sizeof(*lens));
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	long long count = 0;
+	if (argv && lens) {
+		argv[0] = "DEL";
+		lens[0] = 3;
+		for (size_t i = 0; i < n; i++) {
+			argv[i + 1] = keys[i];
+			lens[i + 1] = klens[i];
+		}
+		st = run_integer(r, "DEL", (int)(n + 1), argv, lens, &count);
+	} else {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building DEL", r->conn.where);
+	}
+	free(argv);
+	free(lens);
+	if (st == TBL_REDIS_OK) *deleted = count > 0 ? (uint64_t)count : 0;
+	return st;
+}
+
+tbl_redis_status_t tbl_redis_exists(tbl_redis_t *r, const char *key, size_t klen)
+{
+	const char *argv[] = { "EXISTS", key };
+	size_t lens[] = { 6, klen };
+	long long count;
+	tbl_redis_status_t st = run_integer(r, "EXISTS", 2, argv, lens, &count);
+	if (st != TBL_REDIS_OK) return st;
+	return count > 0 ? TBL_REDIS_OK : TBL_REDIS_NIL;
+}
+
+tbl_redis_status_t tbl_redis_pttl(tbl_redis_t *r, const char *key, size_t klen, int64_t *ms)
+{
+	const char *argv[] = { "PTTL", key };
+	size_t lens[] = { 4, klen };
+	long long left;
+	tbl_redis_status_t st = run_integer(r, "PTTL", 2, argv, lens, &left);
+	if (st != TBL_REDIS_OK) return st;
+	if (left == -2) return TBL_REDIS_NIL;
+	*ms = left;
+	return TBL_REDIS_OK;
+}
+
+tbl_redis_status_t tbl_redis_expire(tbl_redis_t *r, const char *key, size_t klen, uint64_t ttl_ms)
+{
+	if (ttl_ms > 0) {
+		char ttl_text[24];
+		const char *argv[] = { "PEXPIRE", key, ttl_text };
+		size_t lens[] = { 7, klen, (size_t)snprintf(ttl_text, sizeof(ttl_text), "%" PRIu64, ttl_ms) };
+		long long applied;
+		tbl_redis_status_t st = run_integer(r, "PEXPIRE", 3, argv, lens, &applied);
+		if (st != TBL_REDIS_OK) return st;
+		return applied ? TBL_REDIS_OK : TBL_REDIS_NIL;
+	}
+	/* PERSIST answers 0 both for a missing key and for one without expiry: EXISTS tells them apart. */
+	const char *exists_argv[] = { "EXISTS", key }, *persist_argv[] = { "PERSIST", key };
+	size_t exists_lens[] = { 6, klen }, persist_lens[] = { 7, klen };
+	command_t cmds[] = { { 2, exists_argv, exists_lens }, { 2, persist_argv, persist_lens } };
+	redisReply *replies[2];
+	tbl_redis_status_t st = run(r, 2, cmds, replies);
+	if (st != TBL_REDIS_OK) return st;
+	for (int i = 0; i < 2 && st == TBL_REDIS_OK; i++) {
+		if (replies[i]->type == REDIS_REPLY_ERROR) {
+			st = tbl_redis_conn_error_reply(&r->conn, replies[i]);
+		} else if (replies[i]->type != REDIS_REPLY_INTEGER) {
+			st = unexpected(r, i == 0 ? "EXISTS" : "PERSIST", NULL);
+		}
+	}
+	if (st == TBL_REDIS_OK && replies[0]->integer == 0) st = TBL_REDIS_NIL;
+	free_replies(2, replies);
+	return st;
+}
+
+/* EVALSHA of a script from redis_scripts.h, or EVAL when the server does not have it. args are the
+ * script's KEYS[1] then its ARGV. */
+static tbl_redis_status_t run_script(tbl_redis_t *r, const char *sha1, const char *text, int nargs,
+                                     const char **args, const size_t *arglens, redisReply **reply)
+{
+	const char *argv[8];
+	size_t lens[8];
+	argv[0] = "EVALSHA", lens[0] = 7;
+	argv[1] = sha1, lens[1] = strlen(sha1);
+	argv[2] = "1", lens[2] = 1;
+	for (int i = 0; i < nargs; i++) {
+		argv[3 + i] = args[i];
+		lens[3 + i] = arglens[i];
+	}
+	tbl_redis_status_t st = run_one(r, 3 + nargs, argv, lens, reply);
+	if (st != TBL_REDIS_OK) return st;
+	if ((*reply)->type == REDIS_REPLY_ERROR && (*reply)->len >= 8 && memcmp((*reply)->str, "NOSCRIPT", 8) == 0) {
+		freeReplyObject(*reply);
+		argv[0] = "EVAL", lens[0] = 4;
+		argv[1] = text, lens[1] = strlen(text);
+		st = run_one(r, 3 + nargs, argv, lens, reply);
+	}
+	return st;
+}
+
+static int reply_mentions(const redisReply *reply, const char *needle)
+{
+	size_t nlen = strlen(needle);
+	for (size_t i = 0; i + nlen <= reply->len; i++) {
+		if (memcmp(reply->str + i, needle, nlen) == 0) return 1;
+	}
+	return 0;
+}
+
+/* PEXPIRE refuses a time past the year ~292 million (ms since the epoch overflowing int64); refusing such
+ * a ttl before the script runs keeps INCRBY from being applied without its expiry. */
+#define TBL_REDIS_TTL_MS_MAX ((uint64_t)1 << 52)
+
+tbl_redis_status_t tbl_redis_incrby(tbl_redis_t *r, const char *key, size_t klen, int64_t by, uint64_t ttl_ms,
+                                    int64_t *result)
+{
+	if (ttl_ms > TBL_REDIS_TTL_MS_MAX) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: ttl of %" PRIu64 " ms is too large (at most %" PRIu64 ")",
+		         r->conn.where, ttl_ms, TBL_REDIS_TTL_MS_MAX);
+		return TBL_REDIS_EREPLY;
+	}
+	char by_text[24], ttl_text[24];
+	const char *args[] = { key, by_text, ttl_text };
+	size_t lens[] = { klen, (size_t)snprintf(by_text, sizeof(by_text), "%" PRId64, by),
+		              (size_t)snprintf(ttl_text, sizeof(ttl_text), "%" PRIu64, ttl_ms) };
+	redisReply *reply;
+	tbl_redis_status_t st =
+		run_script(r, TBL_REDIS_SCRIPT_INCRBY_SHA1, TBL_REDIS_SCRIPT_INCRBY, 3, args, lens, &reply);
+	if (st != TBL_REDIS_OK) return st;
+	if (reply->type == REDIS_REPLY_ERROR) {
+		st = tbl_redis_conn_error_reply(&r->conn, reply);
+		if (reply_mentions(reply, "overflow")) st = TBL_REDIS_EOVERFLOW;
+		else if (reply_mentions(reply, "not an integer") || reply_mentions(reply, "WRONGTYPE")) st = TBL_REDIS_ETYPE;
+		freeReplyObject(reply);
+		return st;
+	}
+	if (reply->type != REDIS_REPLY_INTEGER) return unexpected(r, "the INCRBY script", reply);
+	*result = reply->integer;
+	freeReplyObject(reply);
+	return TBL_REDIS_OK;
+}
+
+/* A compare-and-something script: 1 -> OK, 0 -> NIL. */
+static tbl_redis_status_t run_conditional(tbl_redis_t *r, const char *name, const char *sha1, const char *text,
+                                          int nargs, const char **args, const size_t *lens)
+{
+	redisReply *reply;
+	tbl_redis_status_t st = run_script(r, sha1, text, nargs, args, lens, &reply);
+	if (st != TBL_REDIS_OK) return st;
+	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
+	if (reply->type != REDIS_REPLY_INTEGER) return unexpected(r, name, reply);
+	st = reply->integer == 1 ? TBL_REDIS_OK : TBL_REDIS_NIL;
+	freeReplyObject(reply);
+	return st;
+}
+
+tbl_redis_status_t tbl_redis_replace_if(tbl_redis_t *r, const char *key, size_t klen, const void *expect,
+                                        size_t elen, const void *val, size_t vlen)
+{
+	const char *args[] = { key, expect, val };
+	size_t lens[] = { klen, elen, vlen };
+	return run_conditional(r, "the replace_if script", TBL_REDIS_SCRIPT_REPLACE_IF_SHA1, TBL_REDIS_SCRIPT_REPLACE_IF,
+	                       3, args, lens);
+}
+
+tbl_redis_status_t tbl_redis_delete_if(tbl_redis_t *r, const char *key, size_t klen, const void *expect,
+                                       size_t elen)
+{
+	const char *args[] = { key, expect };
+	size_t lens[] = { klen, elen };
+	return run_conditional(r, "the delete_if script", TBL_REDIS_SCRIPT_DELETE_IF_SHA1, TBL_REDIS_SCRIPT_DELETE_IF, 2,
+	                       args, lens);
+}
+
+/* prefix with the glob's special characters backslash-escaped, then '*'. Caller frees. */
+static char *prefix_pattern(const char *prefix, size_t plen, size_t *pattern_len)
+{
+	char *pattern = malloc(plen * 2 + 2);
+	size_t n = 0;
+	if (!pattern) return NULL;
+	for (size_t i = 0; i < plen; i++) {
+		char c = prefix[i];
+		if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') pattern[n++] = '\\';
+		pattern[n++] = c;
+	}
+	pattern[n++] = '*';
+	pattern[n] = '\0';
+	*pattern_len = n;
+	return pattern;
+}
+
+/* UNLINK of the keys of one SCAN batch (a string array). */
+static tbl_redis_status_t unlink_batch(tbl_redis_t *r, const redisReply *keys, uint64_t *deleted)
+{
+	if (keys->elements == 0) return TBL_REDIS_OK;
+	const char **argv = malloc((keys->elements + 1) * sizeof(*argv));
+	size_t *lens = malloc((keys->elements + 1) * sizeof(*lens));
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	long long count = 0;
+	if (argv && lens) {
+		argv[0] = "UNLINK";
+		lens[0] = 6;
+		for (size_t i = 0; i < keys->elements; i++) {
+			argv[i + 1] = keys->element[i]->str;
+			lens[i + 1] = keys->element[i]->len;
+		}
+		st = run_integer(r, "UNLINK", (int)keys->elements + 1, argv, lens, &count);
+		if (st == TBL_REDIS_OK && count > 0) *deleted += (uint64_t)count;
+	} else {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building UNLINK", r->conn.where);
+	}
+	free(argv);
+	free(lens);
+	return st;
+}
+
+tbl_redis_status_t tbl_redis_del_prefix(tbl_redis_t *r, const char *prefix, size_t plen, uint64_t *deleted)
+{
+	size_t pattern_len;
+	char *pattern = prefix_pattern(prefix, plen, &pattern_len);
+	*deleted = 0;
+	if (!pattern) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building a SCAN pattern", r->conn.where);
+		return TBL_REDIS_ENOMEM;
+	}
+	char cursor[24] = "0";
+	tbl_redis_status_t st;
+	do {
+		const char *argv[] = { "SCAN", cursor, "MATCH", pattern, "COUNT", "1000" };
+		size_t lens[] = { 4, strlen(cursor), 5, pattern_len, 5, 4 };
+		redisReply *reply;
+		st = run_one(r, 6, argv, lens, &reply);
+		if (st != TBL_REDIS_OK) break;
+		if (reply->type == REDIS_REPLY_ERROR) {
+			st = error_reply(r, reply);
+			break;
+		}
+		int well_formed = reply->type == REDIS_REPLY_ARRAY && reply->elements == 2 &&
+		                  reply->element[0]->type == REDIS_REPLY_STRING && reply->element[0]->len > 0 &&
+		                  reply->element[0]->len < sizeof(cursor) && reply->element[1]->type == REDIS_REPLY_ARRAY;
+		for (size_t i = 0; well_formed && i < reply->element[1]->elements; i++) {
+			well_formed = reply->element[1]->element[i]->type == REDIS_REPLY_STRING;
+		}
+		if (!well_formed) {
+			st = unexpected(r, "SCAN", reply);
+			break;
+		}
+		memcpy(cursor, reply->element[0]->str, reply->element[0]->len);
+		cursor[reply->element[0]->len] = '\0';
+		st = unlink_batch(r, reply->element[1], deleted);
+		freeReplyObject(reply);
+	} while (st == TBL_REDIS_OK && strcmp(cursor, "0") != 0);
+	free(pattern);
+	return st;
+}

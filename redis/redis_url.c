@@ -1,0 +1,287 @@
+/*
+ * redis_url.c - parsing table.redis values (the grammar is in redis_url.h).
+ *
+ * The input is a length-delimited byte string from an ini setting, so nothing here relies on a NUL
+ * terminator, and a NUL byte inside it is an error rather than an early end. The parser walks the string
+ * once, left to right: scheme, then the address (host and port, or the socket path), then the query.
+ * Every field is copied into a fixed-size array of the result; a value that does not fit is refused with
+ * a message naming the field and its limit, never truncated, since a truncated host or password would
+ * connect somewhere else or fail to authenticate with a misleading message.
+ */
+#include "redis_url.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/un.h>
+
+#define TBL_REDIS_DEFAULT_PORT 6379
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (errlen > 0) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int starts_with(const char *s, size_t len, const char *prefix)
+{
+	size_t plen = strlen(prefix);
+	return len >= plen && memcmp(s, prefix, plen) == 0;
+}
+
+static int hex_digit_value(char c)
+{
+	if (c >= '0' && c <= '9') return c - '0';
+	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+	return -1;
+}
+
+/* Percent-decodes value[0..len) into dst (capacity cap, NUL-terminated). */
+static int decode_query_value(const char *name, const char *value, size_t len, char *dst, size_t cap, char *err,
+                              size_t errlen)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = value[i];
+		if (c == '%') {
+			if (len - i < 3) {
+				return fail(err, errlen, "%s=: '%%' must be followed by two hex digits", name);
+			}
+			int h = hex_digit_value(value[i + 1]), l = hex_digit_value(value[i + 2]);
+			if (h < 0 || l < 0) {
+				return fail(err, errlen, "%s=: '%%%c%c' is not a percent-encoded byte (two hex digits)", name,
+				            value[i + 1], value[i + 2]);
+			}
+			c = (char)(h * 16 + l);
+			if (c == '\0') {
+				return fail(err, errlen, "%s=: %%00 (a NUL byte) is not allowed", name);
+			}
+			i += 2;
+		}
+		if (out + 1 >= cap) {
+			return fail(err, errlen, "%s= is too long (at most %zu bytes)", name, cap - 1);
+		}
+		dst[out++] = c;
+	}
+	dst[out] = '\0';
+	return 0;
+}
+
+static int parse_db(const char *value, size_t len, int *db, char *err, size_t errlen)
+{
+	long long n = 0;
+	if (len == 0) {
+		return fail(err, errlen, "db= is empty (expected a number from 0 to %d)", INT_MAX);
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (value[i] < '0' || value[i] > '9') {
+			return fail(err, errlen, "db=%.*s is not a number from 0 to %d", (int)len, value, INT_MAX);
+		}
+		n = n * 10 + (value[i] - '0');
+		if (n > INT_MAX) {
+			return fail(err, errlen, "db=%.*s is out of range (0 to %d)", (int)len, value, INT_MAX);
+		}
+	}
+	*db = (int)n;
+	return 0;
+}
+
+static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	int seen_user = 0, seen_auth = 0, seen_db = 0;
+	size_t pos = 0;
+	while (pos < len) {
+		const char *pair = q + pos;
+		const char *amp = memchr(pair, '&', len - pos);
+		size_t pair_len = amp ? (size_t)(amp - pair) : len - pos;
+		pos += pair_len + (amp ? 1 : 0);
+		if (pair_len == 0 || (amp && pos == len)) {
+			return fail(err, errlen, "empty parameter in the query (two '&' in a row, or a trailing '&')");
+		}
+		const char *eq = memchr(pair, '=', pair_len);
+		if (!eq) {
+			return fail(err, errlen, "parameter \"%.*s\" has no '=value'", (int)pair_len, pair);
+		}
+		size_t name_len = (size_t)(eq - pair);
+		const char *value = eq + 1;
+		size_t value_len = pair_len - name_len - 1;
+		int rc;
+		if (name_len == 4 && memcmp(pair, "user", 4) == 0) {
+			if (seen_user++) return fail(err, errlen, "user= is given twice");
+			rc = decode_query_value("user", value, value_len, out->user, sizeof(out->user), err, errlen);
+		} else if (name_len == 4 && memcmp(pair, "auth", 4) == 0) {
+			if (seen_auth++) return fail(err, errlen, "auth= is given twice");
+			rc = decode_query_value("auth", value, value_len, out->auth, sizeof(out->auth), err, errlen);
+		} else if (name_len == 2 && memcmp(pair, "db", 2) == 0) {
+			if (seen_db++) return fail(err, errlen, "db= is given twice");
+			rc = parse_db(value, value_len, &out->db, err, errlen);
+		} else {
+			return fail(err, errlen, "unknown parameter \"%.*s\" (known: user, auth, db)", (int)name_len, pair);
+		}
+		if (rc != 0) return rc;
+	}
+	if (out->user[0] != '\0' && out->auth[0] == '\0') {
+		return fail(err, errlen, "user= needs auth= (the ACL user's password)");
+	}
+	return 0;
+}
+
+static int is_host_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+	       c == '_';
+}
+
+static int parse_port(const char *p, size_t len, int *port, char *err, size_t errlen)
+{
+	long n = 0;
+	if (len == 0) {
+		return fail(err, errlen, "bad port: empty after ':'");
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9') {
+			return fail(err, errlen, "bad port \"%.*s\" (expected 1 to 65535)", (int)len, p);
+		}
+		n = n * 10 + (p[i] - '0');
+		if (n > 65535) {
+			return fail(err, errlen, "bad port \"%.*s\" (expected 1 to 65535)", (int)len, p);
+		}
+	}
+	if (n == 0) {
+		return fail(err, errlen, "bad port 0 (expected 1 to 65535)");
+	}
+	*port = (int)n;
+	return 0;
+}
+
+/* host[:port] or [v6][:port], in a[0..len). */
+static int parse_tcp_address(const char *a, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	const char *host;
+	size_t host_len;
+	const char *rest;
+	if (len > 0 && a[0] == '[') {
+		const char *close = memchr(a, ']', len);
+		if (!close) {
+			return fail(err, errlen, "IPv6 address without its closing ']'");
+		}
+		host = a + 1;
+		host_len = (size_t)(close - host);
+		for (size_t i = 0; i < host_len; i++) {
+			char c = host[i];
+			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' ||
+			      c == '.' || c == '%')) {
+				return fail(err, errlen, "bad character '%c' in the IPv6 address", c);
+			}
+		}
+		rest = close + 1;
+	} else {
+		const char *colon = memchr(a, ':', len);
+		host = a;
+		host_len = colon ? (size_t)(colon - a) : len;
+		for (size_t i = 0; i < host_len; i++) {
+			if (!is_host_char(host[i])) {
+				return fail(err, errlen, "bad character '%c' in the host name", host[i]);
+			}
+		}
+		rest = a + host_len;
+	}
+	if (host_len == 0) {
+		return fail(err, errlen, "empty host (expected tcp://host:port)");
+	}
+	if (host_len >= sizeof(out->host)) {
+		return fail(err, errlen, "host is too long (at most %zu bytes)", sizeof(out->host) - 1);
+	}
+	memcpy(out->host, host, host_len);
+	out->host[host_len] = '\0';
+
+	size_t rest_len = len - (size_t)(rest - a);
+	if (rest_len == 0) {
+		out->port = TBL_REDIS_DEFAULT_PORT;
+		return 0;
+	}
+	if (rest[0] != ':') {
+		return fail(err, errlen, "unexpected \"%.*s\" after the host (expected :port or ?parameters)", (int)rest_len,
+		            rest);
+	}
+	return parse_port(rest + 1, rest_len - 1, &out->port, err, errlen);
+}
+
+static int parse_unix_path(const char *p, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	/* The path goes into a sockaddr_un when connecting: anything longer cannot be connected to. */
+	size_t max = sizeof(((struct sockaddr_un *)0)->sun_path) - 1;
+	if (len == 0) {
+		return fail(err, errlen, "empty unix socket path (expected unix:///path/to/redis.sock)");
+	}
+	if (p[0] != '/') {
+		return fail(err, errlen, "unix socket path must be absolute (unix:///path, three slashes)");
+	}
+	if (len > max || len >= sizeof(out->path)) {
+		return fail(err, errlen, "unix socket path is too long (%zu bytes, at most %zu)", len, max);
+	}
+	memcpy(out->path, p, len);
+	out->path[len] = '\0';
+	return 0;
+}
+
+int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	if (errlen > 0) err[0] = '\0';
+	memset(out, 0, sizeof(*out));
+	out->port = TBL_REDIS_DEFAULT_PORT;
+	if (len == 0) {
+		return fail(err, errlen, "empty (expected tcp://host:port or unix:///path)");
+	}
+	if (memchr(s, '\0', len)) {
+		return fail(err, errlen, "contains a NUL byte");
+	}
+	const char *rest;
+	if (starts_with(s, len, "tcp://")) {
+		rest = s + 6;
+	} else if (starts_with(s, len, "unix://")) {
+		out->is_unix = 1;
+		rest = s + 7;
+	} else {
+		const char *sep = NULL;
+		for (size_t i = 0; i + 2 < len; i++) {
+			if (s[i] == ':' && s[i + 1] == '/' && s[i + 2] == '/') {
+				sep = s + i;
+				break;
+			}
+		}
+		if (sep) {
+			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp:// or unix://)", (int)(sep - s), s);
+		}
+		return fail(err, errlen, "no scheme (expected tcp://host:port or unix:///path)");
+	}
+	size_t rest_len = len - (size_t)(rest - s);
+	const char *query = memchr(rest, '?', rest_len);
+	size_t addr_len = query ? (size_t)(query - rest) : rest_len;
+
+	int rc = out->is_unix ? parse_unix_path(rest, addr_len, out, err, errlen)
+	                      : parse_tcp_address(rest, addr_len, out, err, errlen);
+	if (rc != 0) return rc;
+	if (query) {
+		return parse_query(query + 1, rest_len - addr_len - 1, out, err, errlen);
+	}
+	return 0;
+}
+
+void tbl_redis_url_describe(const tbl_redis_url_t *url, char *buf, size_t buflen)
+{
+	if (url->is_unix) {
+		snprintf(buf, buflen, "%s", url->path);
+	} else if (strchr(url->host, ':')) {
+		snprintf(buf, buflen, "[%s]:%d", url->host, url->port);
+	} else {
+		snprintf(buf, buflen, "%s:%d", url->host, url->port);
+	}
+}

@@ -1,0 +1,39 @@
+/*
+ * redis_url.h - the value of the table.redis setting, parsed.
+ *
+ *     tcp://host[:port][?query]       host is a name, an IPv4 address or [an IPv6 address]; port 6379
+ *     unix:///absolute/path[?query]
+ *
+ * The query is name=value pairs joined by '&': user= (an ACL user), auth= (its password), db= (the
+ * database number, 0 by default). Values are percent-decoded (%XX); names are not. A parameter given
+ * twice, an unknown one, a value that decodes to a NUL byte, or user= without auth= is refused.
+ *
+ * The parser never allocates and never prints: it fills a caller's struct, or writes one sentence naming
+ * what is wrong into the caller's buffer. It knows nothing of Redis itself, nor of PHP.
+ */
+#ifndef TBL_REDIS_URL_H
+#define TBL_REDIS_URL_H
+
+#include <stddef.h>
+
+typedef struct tbl_redis_url {
+	int is_unix;          /* unix:///path */
+	char host[256];       /* tcp://host:port; IPv6 in [brackets] ok (stored without them) */
+	int port;             /* default 6379 */
+	char path[1024];      /* unix socket path */
+	char user[128];       /* ?user= (ACL user), "" = none */
+	char auth[256];       /* ?auth= password, "" = none; percent-decoding of %XX in query values */
+	int db;               /* ?db=N, 0..INT_MAX, default 0 */
+} tbl_redis_url_t;
+
+/*
+ * Parses the len bytes at s (no NUL terminator needed) into *out. Returns 0, or -1 with a message in err
+ * (always NUL-terminated when errlen > 0) that names what is wrong: unknown scheme, bad port, unknown
+ * parameter, empty host, too long, ... *out is fully written on success and unspecified on failure.
+ */
+int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *err, size_t errlen);
+
+/* "host:port", "[v6]:port" or the socket path, for messages ("Redis at <this>: ..."). */
+void tbl_redis_url_describe(const tbl_redis_url_t *url, char *buf, size_t buflen);
+
+#endif
