@@ -24,6 +24,7 @@
 #include "zend_exceptions.h"
 #include "zend_smart_str.h"
 #include "php_table_internal.h"
+#include "core/platform.h"
 
 #ifdef HAVE_TABLE_HIREDIS
 
@@ -31,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "redis/redis_client.h"
+#include "redis/redis_tracker.h"
 #include "redis/tier_config.h"
 #include "redis/tier_helper.h"
 
@@ -762,7 +764,8 @@ int php_table_tier_remember(tbl_t *t, zend_string *ns, zend_string *key, uint32_
 	if ((res = php_table_tier_fetch(t, ns, key, rv)) != 0) {
 		return res;
 	}
-	tlen = snprintf(token, sizeof(token), "%ld.%" PRIu64 ".%p", (long)getpid(), tbl_clock_monotonic_ms(), (void *)rv);
+	tlen = snprintf(token, sizeof(token), "%ld.%" PRIu64 ".%p", (long)getpid(), (uint64_t)tbl_clock_monotonic_ms(),
+	                (void *)rv);
 	lkey = php_table_tier_lock_key(ns, key, &llen);
 	for (;;) {
 		tbl_redis_t *r = php_table_tier_redis();

@@ -197,6 +197,40 @@ tbl_redis_status_t tbl_redis_get(tbl_redis_t *r, const char *key, size_t klen, t
 	return st;
 }
 
+tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t klen, tbl_redis_buf_t *out,
+                                      int64_t *pttl_ms)
+{
+	const char *get_argv[] = { "GET", key }, *pttl_argv[] = { "PTTL", key };
+	size_t get_lens[] = { 3, klen }, pttl_lens[] = { 4, klen };
+	command_t cmds[] = { { 2, get_argv, get_lens }, { 2, pttl_argv, pttl_lens } };
+	redisReply *replies[2];
+	tbl_redis_status_t st;
+
+	out->data = NULL;
+	out->len = 0;
+	*pttl_ms = -1;
+	if ((st = run(r, 2, cmds, replies)) != TBL_REDIS_OK) {
+		return st;
+	}
+	if (replies[0]->type == REDIS_REPLY_ERROR) {
+		freeReplyObject(replies[1]);
+		return error_reply(r, replies[0]);
+	}
+	if (replies[1]->type != REDIS_REPLY_INTEGER || (replies[0]->type != REDIS_REPLY_NIL
+	                                                && replies[0]->type != REDIS_REPLY_STRING)) {
+		freeReplyObject(replies[1]);
+		return unexpected(r, "GET/PTTL", replies[0]);
+	}
+	if (replies[0]->type == REDIS_REPLY_NIL || replies[1]->integer == -2) {
+		st = TBL_REDIS_NIL;   /* missing, or expired between the two */
+	} else {
+		st = copy_string(r, replies[0], out);
+		*pttl_ms = replies[1]->integer < 0 ? -1 : (int64_t)replies[1]->integer;
+	}
+	free_replies(2, replies);
+	return st;
+}
+
 tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                   tbl_redis_buf_t *out)
 {

@@ -73,6 +73,10 @@ int tbl_redis_connected(const tbl_redis_t *r);
 tbl_redis_status_t tbl_redis_ping(tbl_redis_t *r);
 /* GET. NIL: missing (out->data NULL). */
 tbl_redis_status_t tbl_redis_get(tbl_redis_t *r, const char *key, size_t klen, tbl_redis_buf_t *out);
+/* GET and PTTL in one round trip: the value, and *pttl_ms its milliseconds left (-1: no expiry). NIL when
+ * missing (also when it expired between the two). */
+tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t klen, tbl_redis_buf_t *out,
+                                      int64_t *pttl_ms);
 /* MGET; out[i].data NULL for a missing key. OK even when some are missing. On any other status every
  * out[i] is {NULL, 0}. n == 0: OK without I/O. */
 tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "core/platform.h"
 #include "redis_tracker.h"
 #include "tier_helper.h"
 

@@ -87,7 +87,7 @@ string(1) "a"
 int(5)
 int(3)
 int(4)
-Shm\TableException: %s not an integer%s
+Shm\TableException: %s not an integer
 overflow: %s
 bool(true)
 bool(false)
