@@ -85,7 +85,9 @@ tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *k
 tbl_redis_status_t tbl_redis_set(tbl_redis_t *r, const char *key, size_t klen, const void *val, size_t vlen,
                                  uint64_t ttl_ms, int only_if_absent);
 /* All n SETs (same ttl_ms, 0 = none) atomically (MULTI/EXEC, pipelined: one round trip). n == 0: OK
- * without I/O. EREPLY when Redis refused one of them (then none is applied). */
+ * without I/O. EREPLY when Redis refused one: a SET refused while queueing aborts the EXEC (none is
+ * applied); one refused at EXEC time (a TTL out of range, which then fails every SET alike, or OOM) does
+ * not undo the others, as Redis transactions never roll back. */
 tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                       const void *const *vals, const size_t *vlens, uint64_t ttl_ms);
 /* DEL of n keys in one command; *deleted = how many existed. n == 0: OK, 0, without I/O. */

@@ -9,6 +9,9 @@
 # Layers, in order (default: all of them):
 #   zend-free  core/ compiles on its own with no PHP include path, and no file in it names a PHP header
 #   core       core/test/test_*.c under ASan+UBSan          (make -C core test)
+#   redis      redis/test/test_*.c under ASan+UBSan against redis-server processes they start
+#              (make -C redis test; skipped when hiredis or redis-server is missing, unless
+#              REDIS_TESTS_REQUIRED=1, which CI sets)
 #   tsan       the same C tests under ThreadSanitizer        (make -C core test-tsan)
 #   fuzz       each core/fuzz/*.c libFuzzer target for FUZZ_TIME seconds (default 20)  (make -C core fuzz)
 #   arginfo    table_arginfo.h is what scripts/gen-arginfo.sh makes of table.stub.php (run in a copy)
@@ -48,7 +51,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TABLE_ROOT"
 
-LAYERS=${TEST_LAYERS:-zend-free,core,tsan,fuzz,arginfo,phpt,smoke,adapters,observe}
+LAYERS=${TEST_LAYERS:-zend-free,core,redis,tsan,fuzz,arginfo,phpt,smoke,adapters,observe}
 IGBINARY=${TABLE_IGBINARY:-0}
 ZERO_COPY=${TABLE_ZERO_COPY:-0}
 VALGRIND=${PHPT_VALGRIND:-0}
@@ -89,7 +92,7 @@ if [ $IN_TREE = 1 ]; then
 	for a in "${ARGS[@]+"${ARGS[@]}"}"; do [ "$a" = --debian13 ] || inner+=("$a"); done
 	# The checkout is /table in the tree; its builds go to build/debian13/, apart from the host's.
 	TABLE_TREE_ENV="TABLE_BUILD_DIR=/table/build/debian13 TEST_LAYERS=${TEST_LAYERS:-} \
-TEST_SKIP_LAYERS=${TEST_SKIP_LAYERS:-} FUZZ_TIME=${FUZZ_TIME:-} PHPT_TIMEOUT=${PHPT_TIMEOUT:-} JOBS=$JOBS" \
+TEST_SKIP_LAYERS=${TEST_SKIP_LAYERS:-} REDIS_TESTS_REQUIRED=${REDIS_TESTS_REQUIRED:-} FUZZ_TIME=${FUZZ_TIME:-} PHPT_TIMEOUT=${PHPT_TIMEOUT:-} JOBS=$JOBS" \
 		bash scripts/debian-tree.sh run bash scripts/test.sh "${inner[@]+"${inner[@]}"}"
 	exit
 fi
@@ -109,6 +112,7 @@ fi
 if [ "$NO_INSTALL" != 1 ]; then
 	pkgs=(build-essential autoconf automake libtool pkg-config coreutils liblz4-dev libzstd-dev)
 	{ has_layer tsan || has_layer fuzz; } && pkgs+=(clang libclang-rt-dev)
+	has_layer redis && pkgs+=(libhiredis-dev redis-server)
 	apt_ensure "${pkgs[@]}"
 fi
 # Then the PHP side: Debian's PHP and the extensions the tests and benchmarks compare with or depend on.
@@ -189,6 +193,25 @@ if has_layer zend-free; then
 fi
 if has_layer core; then
 	if have_core; then run_core_target core test core; else record core 0 0 0 "no core yet"; fi
+fi
+if has_layer redis; then
+	if [ -f redis/Makefile ]; then
+		banner "redis: make -C redis test"
+		make -C redis --no-print-directory -j"$JOBS" BUILD="$BUILD_ROOT/redis" REDIS_TESTS_REQUIRED="${REDIS_TESTS_REQUIRED:-0}" test \
+			2>&1 | tee "$BUILD_ROOT/redis.log"
+		rc=${PIPESTATUS[0]}
+		c=$(counts_from redis "$BUILD_ROOT/redis.log")
+		if grep -q '^redis: SKIPPED' "$BUILD_ROOT/redis.log"; then
+			record redis 0 0 1 "$(sed -n 's/^redis: SKIPPED, //p' "$BUILD_ROOT/redis.log")"
+		elif [ -z "$c" ]; then
+			record redis 0 1 0 "make -C redis test failed before running tests; see $BUILD_ROOT/redis.log"
+		else
+			set -- $c
+			if [ "$rc" -ne 0 ] && [ "$2" -eq 0 ]; then record redis "$1" 1 0 "make exited $rc"; else RECORD_QUIET=1 record redis "$1" "$2"; fi
+		fi
+	else
+		record redis 0 0 0 "no redis/ yet"
+	fi
 fi
 if has_layer tsan; then
 	if have_core; then run_core_target core-tsan test-tsan core-tsan; else record core-tsan 0 0 0 "no core yet"; fi
