@@ -155,8 +155,9 @@ copy_into() {
 # test/fuzz/bench folders. Needs php_tools first. Sets EXT_SO; the log is DIR.build.log. On failure
 # prints the compiler diagnostics and the log's tail and returns 1. lz4 and zstd compression are built in
 # when pkg-config finds liblz4 and libzstd (scripts/test.sh installs them), unless TABLE_COMPRESSION=0.
-# TABLE_HIREDIS=1 adds --with-table-hiredis (tiered namespaces through Redis; needs libhiredis-dev), 0 or
-# unset leaves it out. TABLE_CONFIGURE_FLAGS: more ./configure options, split on spaces.
+# The Redis tier (--with-table-hiredis) is built in when pkg-config finds hiredis (scripts/test.sh installs
+# libhiredis-dev), unless TABLE_HIREDIS=0; TABLE_HIREDIS=1 asks for it whatever pkg-config says.
+# TABLE_CONFIGURE_FLAGS: more ./configure options, split on spaces.
 table_build() {
 	local dir=$1 igbinary=$2 cflags=$3 blog="$1.build.log" flags=(--enable-table) rc out
 	[ "$igbinary" = 1 ] && flags+=(--enable-table-igbinary)
@@ -164,7 +165,10 @@ table_build() {
 		pkg-config --exists liblz4 && flags+=(--with-table-lz4)
 		pkg-config --exists libzstd && flags+=(--with-table-zstd)
 	fi
-	[ "${TABLE_HIREDIS:-0}" = 1 ] && flags+=(--with-table-hiredis)
+	case "${TABLE_HIREDIS:-auto}" in
+		1) flags+=(--with-table-hiredis) ;;
+		auto) command -v pkg-config >/dev/null 2>&1 && pkg-config --exists hiredis && flags+=(--with-table-hiredis) ;;
+	esac
 	# shellcheck disable=SC2206 # split on spaces on purpose
 	[ -n "${TABLE_CONFIGURE_FLAGS:-}" ] && flags+=(${TABLE_CONFIGURE_FLAGS})
 	EXT_SO="$dir/modules/table.so"

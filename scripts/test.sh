@@ -11,7 +11,7 @@
 #   core       core/test/test_*.c under ASan+UBSan          (make -C core test)
 #   redis      redis/test/test_*.c under ASan+UBSan against redis-server processes they start
 #              (make -C redis test; skipped when hiredis or redis-server is missing, unless
-#              REDIS_TESTS_REQUIRED=1, which CI sets)
+#              REDIS_TESTS_REQUIRED=1, which CI sets; so are tests/15_redis_tier's PHPT)
 #   tsan       the same C tests under ThreadSanitizer        (make -C core test-tsan)
 #   fuzz       each core/fuzz/*.c libFuzzer target for FUZZ_TIME seconds (default 20)  (make -C core fuzz)
 #   arginfo    table_arginfo.h is what scripts/gen-arginfo.sh makes of table.stub.php (run in a copy)
@@ -124,6 +124,7 @@ setup_php() {
 		has_layer smoke && pkgs+=(libxml2-utils)  # xmllint, for benchmarks/test/svg_check.sh
 		has_layer smoke && pkgs+=(valgrind)       # callgrind, for benchmarks/test/key_length_check.sh
 		has_layer phpt && pkgs+=(prometheus)      # promtool, for tests/12_observability/metrics_promtool.phpt
+		has_layer phpt && pkgs+=(libhiredis-dev redis-server)   # the Redis tier, and tests/15_redis_tier
 		has_layer observe && pkgs+=(chromium php-xml)
 		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
 		[ ${#pkgs[@]} -eq 0 ] || apt_ensure "${pkgs[@]}"
