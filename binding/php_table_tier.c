@@ -112,8 +112,11 @@ static tbl_redis_t *php_table_tier_redis(void)
 		php_table_tier_conn = tbl_redis_new(&php_table_tier_cfg.url, php_table_tier_cfg.timeout_ms);
 		php_table_tier_conn_pid = me;
 		if (!php_table_tier_conn) {
+			zend_string *fn = get_active_function_or_method_name();
+
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): out of memory for the Redis connection",
-			                        get_active_function_name());
+			                        ZSTR_VAL(fn));
+			zend_string_release(fn);
 		}
 	}
 	return php_table_tier_conn;
@@ -130,11 +133,14 @@ static bool php_table_tier_throw(tbl_t *t, tbl_redis_status_t st, const zend_str
 			return php_table_throw(t, TBL_ETYPE, key, 0);
 		case TBL_REDIS_EOVERFLOW:
 			return php_table_throw(t, TBL_EOVERFLOW, key, 0);
-		default:
+		default: {
+			zend_string *fn = get_active_function_or_method_name();
+
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): Redis (table.redis) failed: %s; nothing was "
-			                        "changed on this host", get_active_function_name(),
-			                        tbl_redis_last_error(php_table_tier_conn));
+			                        "changed on this host", ZSTR_VAL(fn), tbl_redis_last_error(php_table_tier_conn));
+			zend_string_release(fn);
 			return true;
+		}
 	}
 }
 

@@ -7,7 +7,8 @@ if (ini_get('table.zero_copy') !== 'auto') die('skip the suite runs with table.z
 <?php
 foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias',
           'table.zero_copy', 'table.zero_copy_budget', 'table.segment', 'table.segment_dir', 'table.segment_mode',
-          'table.segment_recreate', 'table.compression', 'table.compression_threshold'] as $name) {
+          'table.segment_recreate', 'table.compression', 'table.compression_threshold', 'table.redis',
+          'table.redis_namespaces', 'table.redis_prefix', 'table.redis_timeout', 'table.redis_max_stale'] as $name) {
     echo $name, ' = ', var_export(ini_get($name), true), "\n";
 }
 var_dump(ini_set('table.memory', '128M'), ini_get('table.memory'));
@@ -35,6 +36,11 @@ table.segment_mode = '0600'
 table.segment_recreate = '0'
 table.compression = 'none'
 table.compression_threshold = '512'
+table.redis = ''
+table.redis_namespaces = ''
+table.redis_prefix = 'table:'
+table.redis_timeout = '1000'
+table.redis_max_stale = '1000'
 bool(false)
 string(3) "64M"
 bool(false)
@@ -50,6 +56,11 @@ table.compression_threshold: access system
 table.enabled: access system
 table.eviction_policy: access system
 table.memory: access system
+table.redis: access system
+table.redis_max_stale: access system
+table.redis_namespaces: access system
+table.redis_prefix: access system
+table.redis_timeout: access system
 table.relay_alias: access system
 table.segment: access system
 table.segment_dir: access system

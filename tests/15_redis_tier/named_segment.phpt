@@ -1,0 +1,38 @@
+--TEST--
+A named segment's processes share one L1 and one helper: a CLI sees what php-fpm workers cached
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix(); require __DIR__ . '/tier.inc'; tier_skipif(); ?>
+--FILE--
+<?php
+require __DIR__ . '/tier.inc';
+$r = tier_redis_start();
+$seg = ['table.segment' => 'tier', 'table.segment_dir' => $r['dir']];
+$x = tier_agent($r, $seg);
+var_dump(tier_wait_fresh($x));
+tier_do($x, 'return Shm\Table::set("k", "cached by x", null, "shared");');
+// The copy x fills right after its own write is dropped again when that write's invalidation arrives:
+// read until a read is an L1 hit.
+var_dump(table_wait_until(fn () => tier_do($x, 'Shm\Table::get("k", "shared"); $h = Shm\Table::stats()["hits"]; Shm\Table::get("k", "shared"); return Shm\Table::stats()["hits"] - $h === 1;'), 30.0));
+// Another process of the same segment: the same helper, and x's copy is an L1 hit for it.
+$y = tier_agent($r, $seg);
+$s = tier_do($y, '$h = Shm\Table::stats()["hits"]; $v = Shm\Table::get("k", "shared"); $st = Shm\Table::stats(); return [$v, $st["hits"] - $h, $st["redis"]];');
+$sx = tier_do($x, 'return Shm\Table::stats()["redis"];');
+echo "y reads: $s[0], from the shared L1: ", var_export($s[1] === 1 && $s[2]['fresh'], true), "\n";
+echo "one helper: ", var_export($s[2]['helper_pid'] === $sx['helper_pid'] && $sx['helper_starts'] === 1, true), "\n";
+// A write by y drops the copy for x too.
+tier_do($y, 'return Shm\Table::set("k", "written by y", null, "shared");');
+echo "x reads: ", tier_do($x, 'return Shm\Table::get("k", "shared");'), "\n";
+// x leaves; the helper stays for y.
+seg_wait($x);
+usleep(2500 * 1000);
+$s = tier_do($y, 'Shm\Table::get("k", "shared"); return Shm\Table::stats()["redis"];');
+echo "helper stays while y uses the segment: ", var_export($s['helper_pid'] === $sx['helper_pid'] && $s['fresh'], true), "\n";
+seg_wait($y);
+?>
+--EXPECT--
+bool(true)
+bool(true)
+y reads: cached by x, from the shared L1: true
+one helper: true
+x reads: written by y
+helper stays while y uses the segment: true
