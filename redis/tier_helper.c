@@ -199,6 +199,7 @@ int tbl_tier_helper_ensure(tbl_t *t, const tbl_tier_config_t *cfg)
 		if (helper == 0) {
 			detach_from_parent();
 			tbl_tier_helper_run(t, cfg);
+			tbl_detach(t);   /* its reader slot, now, rather than when a reaper finds it dead */
 			_exit(0);
 		}
 		_exit(helper < 0 ? 1 : 0);

@@ -24,7 +24,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(13) {
+array(18) {
   [0]=>
   string(17) "table.compression"
   [1]=>
@@ -36,20 +36,30 @@ array(13) {
   [4]=>
   string(12) "table.memory"
   [5]=>
-  string(17) "table.relay_alias"
+  string(11) "table.redis"
   [6]=>
-  string(13) "table.segment"
+  string(21) "table.redis_max_stale"
   [7]=>
-  string(17) "table.segment_dir"
+  string(22) "table.redis_namespaces"
   [8]=>
-  string(18) "table.segment_mode"
+  string(18) "table.redis_prefix"
   [9]=>
-  string(22) "table.segment_recreate"
+  string(19) "table.redis_timeout"
   [10]=>
-  string(16) "table.serializer"
+  string(17) "table.relay_alias"
   [11]=>
-  string(15) "table.zero_copy"
+  string(13) "table.segment"
   [12]=>
+  string(17) "table.segment_dir"
+  [13]=>
+  string(18) "table.segment_mode"
+  [14]=>
+  string(22) "table.segment_recreate"
+  [15]=>
+  string(16) "table.serializer"
+  [16]=>
+  string(15) "table.zero_copy"
+  [17]=>
   string(22) "table.zero_copy_budget"
 }
 bool(true)
