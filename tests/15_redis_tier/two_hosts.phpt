@@ -6,8 +6,10 @@ Two hosts, one Redis: a write on A is seen by B, increments are exact, add() has
 <?php
 require __DIR__ . '/tier.inc';
 $r = tier_redis_start();
-$a = tier_agent($r);
-$b = tier_agent($r);
+// The hosts reach Redis over TCP (loopback), as hosts do.
+$tcp = ['table.redis' => "tcp://127.0.0.1:{$r['port']}"];
+$a = tier_agent($r, $tcp);
+$b = tier_agent($r, $tcp);
 var_dump(tier_wait_fresh($a), tier_wait_fresh($b));
 
 // A write on A is seen by B, also when B held the old value in its L1.
