@@ -1,0 +1,102 @@
+<?php
+// Shared by the cases of benchmarks/redis_tier/run.sh. Each case is a PHP file run by run.sh with the
+// table's tier settings (table.redis, table.redis_namespaces=tiered) and phpredis loaded; the Redis
+// server's address comes in TIER_BENCH_HOST and TIER_BENCH_PORT. A case prints one line per result,
+// `RESULT {json}`, and exits 1 (with the reason on stderr) when any read returns a wrong value or did not
+// take the path it measures: a benchmark that measured something else has no figure to report.
+declare(strict_types=1);
+
+use Shm\Table;
+
+const TIER_NS = 'tiered';
+
+function tier_fail(string $msg): never
+{
+    fwrite(STDERR, basename($_SERVER['SCRIPT_NAME']) . ': ' . $msg . "\n");
+    exit(1);
+}
+
+function tier_redis(): Redis
+{
+    $r = new Redis();
+    if (!$r->connect((string) getenv('TIER_BENCH_HOST'), (int) getenv('TIER_BENCH_PORT'), 2.0)) {
+        tier_fail('phpredis cannot connect');
+    }
+    return $r;
+}
+
+// The Redis key of (namespace, key), as the tier names it (docs/redis-tier.md), default prefix.
+function tier_rkey(string $key, string $ns = TIER_NS): string
+{
+    return 'table:' . strlen($ns) . ':' . $ns . ':' . $key;
+}
+
+// What the tier stores in Redis for a string value: NUL, the type byte 5, the bytes.
+function tier_encode_string(string $s): string
+{
+    return "\0\x05" . $s;
+}
+
+// Read $key (tiered) until this host's helper runs and the L1 is fresh; the helper is started by a read
+// that finds the L1 not fresh.
+function tier_wait_fresh(string $key, float $timeout = 15.0): void
+{
+    $end = hrtime(true) + (int) ($timeout * 1e9);
+    while (!Table::stats()['redis']['fresh']) {
+        Table::get($key, TIER_NS);
+        if (hrtime(true) > $end) {
+            tier_fail('the L1 did not become fresh (no helper?): ' . json_encode(Table::stats()['redis']));
+        }
+        usleep(2000);
+    }
+}
+
+// Redis's count of GET commands executed so far (each tier miss is one GET, pipelined with a PTTL).
+function tier_get_calls(Redis $r): int
+{
+    $s = $r->info('commandstats')['cmdstat_get'] ?? 'calls=0';
+    return preg_match('/calls=(\d+)/', $s, $m) ? (int) $m[1] : 0;
+}
+
+function tier_hits(): int
+{
+    return Table::stats()['hits'];
+}
+
+function tier_result(array $fields): void
+{
+    echo 'RESULT ', json_encode($fields), "\n";
+}
+
+// Start this PHP, with the same settings, on $file: another "host" (its own anonymous table and helper).
+// Returns [process, stdin, stdout]; stderr is inherited.
+function tier_spawn(string $file, array $args): array
+{
+    $cmd = json_decode((string) getenv('TIER_BENCH_PHP'), true);
+    if (!is_array($cmd) || !$cmd) {
+        tier_fail('TIER_BENCH_PHP is not set (run this through run.sh)');
+    }
+    $p = proc_open(array_merge($cmd, [$file], array_map('strval', $args)),
+        [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $pipes);
+    if (!is_resource($p)) {
+        tier_fail("cannot start $file");
+    }
+    return [$p, $pipes[0], $pipes[1]];
+}
+
+// One line from a peer, or fail if it ended.
+function tier_read_line($pipe, string $who): string
+{
+    $line = fgets($pipe);
+    if ($line === false) {
+        tier_fail("$who ended early");
+    }
+    return rtrim($line, "\n");
+}
+
+function tier_median(array $v): float
+{
+    sort($v);
+    $n = count($v);
+    return $n % 2 ? (float) $v[intdiv($n, 2)] : ($v[$n / 2 - 1] + $v[$n / 2]) / 2;
+}

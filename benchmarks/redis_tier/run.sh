@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# benchmarks/redis_tier/run.sh - the Redis tier (docs/redis-tier.md) against phpredis, on this machine.
+#
+#   bash benchmarks/redis_tier/run.sh [--repeat N] [--quick] [--so PATH/table.so]
+#
+# Builds table.so with the tier in build/redis-tier/ (unless --so names one), starts its own redis-server
+# on a free loopback TCP port (stopped on exit), and runs every case N times (default 3), each a PHP
+# process of its own with
+#   php -n -d extension=igbinary -d extension=redis -d extension=table.so \
+#       -d table.redis=tcp://127.0.0.1:PORT -d table.redis_namespaces=tiered CASE.php ARGS
+# (igbinary only when this phpredis needs it):
+#   a. l1_hit.php                  an L1 hit of a tiered get() vs phpredis GET of the same key
+#   b. miss.php                    a miss (GET+PTTL, then the fill) vs phpredis GET, distinct keys
+#   c. invalidation_latency.php    host A set()s, host B (another process) sees it: p50, p99, max
+#   d. invalidation_throughput.php 1 and 2 phpredis writers vs host H's helper: does it keep up?
+# Every case checks every value it reads and that it measured the path it names (Redis's GET count),
+# and fails otherwise. The tables (report.php) give medians over the repeats, and for a and b the median
+# of the same-run factors. --quick: tiny counts, one repeat (benchmarks/test/redis_tier_check.sh).
+# PHP is the one of php-config (PHP_CONFIG picks another), as in scripts/bench.sh. NO_INSTALL=1 skips
+# apt. Exit status: 0 done, 1 a case failed, 2 usage, 3 cannot run here (no tier in the build, no
+# phpredis or no redis-server).
+set -euo pipefail
+# The body is one compound command, read whole before it runs: editing this file mid-run is safe.
+{
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../../scripts/lib.sh"
+cd "$TABLE_ROOT"
+cmdline="bash benchmarks/redis_tier/run.sh $*"
+[ "${NO_INSTALL:-0}" = 1 ] && cmdline="NO_INSTALL=1 $cmdline"
+
+repeat=3 quick=0 so=""
+usage() { sed -n '2,24p' "$0" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+		--repeat) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage; repeat=$2; shift 2 ;;
+		--quick) quick=1; shift ;;
+		--so) [ $# -ge 2 ] || usage; so=$2; shift 2 ;;
+		*) usage ;;
+	esac
+done
+[ $quick = 1 ] && repeat=1
+skip() { log "cannot run: $*"; exit 3; }
+
+if [ "${NO_INSTALL:-0}" != 1 ]; then
+	pkgs=(php-igbinary php-redis redis-server)
+	[ -z "$so" ] && pkgs+=(build-essential autoconf automake libtool pkg-config libhiredis-dev $(php_deb_pkgs dev cli))
+	apt_ensure "${pkgs[@]}"
+fi
+php_tools ${PHP_CONFIG:+"$PHP_CONFIG"}
+if [ -z "$so" ]; then
+	TABLE_HIREDIS=1 table_build "$TABLE_ROOT/build/redis-tier" 0 "${TABLE_CFLAGS:--O2 -g -Wall -Wextra -Werror}" >&2 \
+		|| die "build failed (log: build/redis-tier.build.log)"
+	so=$EXT_SO
+fi
+[ -f "$so" ] || die "no such file: $so"
+so=$(cd "$(dirname "$so")" && pwd)/$(basename "$so")
+
+"$PHP_BIN" -n -d "extension=$so" -r 'exit(array_key_exists("redis", Shm\Table::stats()) ? 0 : 3);' \
+	|| skip "$so was built without the Redis tier (--with-table-hiredis)"
+command -v redis-server >/dev/null 2>&1 || skip "no redis-server installed"
+# Debian's phpredis is linked against igbinary (and loads only after it); another build may not be.
+phpredis=()
+for pre in "" igbinary "igbinary msgpack"; do
+	try=()
+	for e in $pre redis; do try+=(-d "extension=$e"); done
+	if [ "$("$PHP_BIN" -n -d display_startup_errors=1 "${try[@]}" -r 'echo extension_loaded("redis") ? "ok" : "no";' 2>&1)" = ok ]; then
+		phpredis=("${try[@]}"); break
+	fi
+done
+[ ${#phpredis[@]} -gt 0 ] || skip "phpredis does not load into $PHP_BIN (php-redis)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/redis-tier-bench.XXXXXX")
+REDIS_PID=""
+cleanup() { [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null; rm -rf "$work"; true; }
+trap cleanup EXIT
+port=$("$PHP_BIN" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
+redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$work" --logfile "$work/redis.log" &
+REDIS_PID=$!
+for _ in $(seq 100); do redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
+redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 || { cat "$work/redis.log" >&2; die "redis-server did not answer on port $port"; }
+
+php_cmd=("$PHP_BIN" -n "${phpredis[@]}" -d "extension=$so" -d "table.redis=tcp://127.0.0.1:$port" -d table.redis_namespaces=tiered)
+export TIER_BENCH_HOST=127.0.0.1 TIER_BENCH_PORT=$port
+TIER_BENCH_PHP=$("$PHP_BIN" -n -r 'echo json_encode(array_slice($argv, 1));' -- "${php_cmd[@]}")
+export TIER_BENCH_PHP
+
+if [ $quick = 1 ]; then
+	cases=("l1_hit.php 2000 200 1" "miss.php 200 1" "invalidation_latency.php 20" \
+		"invalidation_throughput.php 1 0.3" "invalidation_throughput.php 2 0.3")
+else
+	cases=("l1_hit.php 300000 20000 3" "miss.php 20000 3" "invalidation_latency.php 1000" \
+		"invalidation_throughput.php 1 3" "invalidation_throughput.php 2 3")
+fi
+
+echo "command: $cmdline"
+echo "PHP:     $("$PHP_BIN" -v | head -n 1); phpredis $("$PHP_BIN" -n "${phpredis[@]}" -r 'echo phpversion("redis");'); $(redis-server --version | cut -d' ' -f1-3)"
+echo "each:    ${php_cmd[*]/#$TABLE_ROOT\//} benchmarks/redis_tier/CASE.php ARGS"
+echo "cases:   $(printf '%s; ' "${cases[@]}")repeats: $repeat; $(nproc) CPUs"
+results="$work/results"
+: >"$results"
+for ((r = 1; r <= repeat; r++)); do
+	for c in "${cases[@]}"; do
+		# shellcheck disable=SC2086 # the case's arguments, split on spaces on purpose
+		set -- $c
+		log "repeat $r/$repeat: $c"
+		out=$("${php_cmd[@]}" "$HERE/$1" "${@:2}") || die "case failed: $c"
+		grep '^RESULT ' <<<"$out" | sed 's/^RESULT //' >>"$results"
+	done
+done
+echo
+"$PHP_BIN" -n "$HERE/report.php" "$results" "$repeat"
+exit
+}

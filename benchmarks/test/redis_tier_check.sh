@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# benchmarks/redis_tier/run.sh --quick on the table.so among the PHP options: every case runs, verifies
+# what it read, and shows in the tables. No timing is checked. Skips (exit 0) when that build has no
+# Redis tier, or phpredis or redis-server is missing, unless REDIS_TESTS_REQUIRED=1.
+# Usage: benchmarks/test/redis_tier_check.sh [PHP options, default see common.sh]
+set -u
+source "$(dirname "$0")/common.sh"
+
+skip() {
+  if [ "${REDIS_TESTS_REQUIRED:-0}" = 1 ]; then
+    echo "not ok - $1 (REDIS_TESTS_REQUIRED=1)"
+    echo "redis_tier_check: 0 passed, 1 failed"
+    exit 1
+  fi
+  echo "note: $1; nothing to check"
+  echo "redis_tier_check: 0 passed, 0 failed, 2 skipped"
+  exit 0
+}
+
+so=$(table_so_option | tail -n 1)
+if [ -z "$so" ] || [ ! -f "$so" ]; then
+  echo "note: no table.so among the PHP options; nothing to check"
+  echo "redis_tier_check: 0 passed, 0 failed, 2 skipped"
+  exit 0
+fi
+NO_INSTALL=1 bash "$bench_dir/redis_tier/run.sh" --quick --so "$so" >"$work_dir/out" 2>&1
+status=$?
+if [ $status -eq 3 ]; then
+  skip "$(grep -a 'cannot run:' "$work_dir/out" | sed 's/.*cannot run: //' | head -n 1)"
+fi
+check "run.sh --quick runs every case" bash -c '
+  [ "$1" -eq 0 ] || { echo "  exit status $1; output:"; sed "s/^/  | /" "$2" | tail -n 20; exit 1; }' _ "$status" "$work_dir/out"
+check "... every case verified its reads, and each has its row" bash -c '
+  grep -q "^verified: a/string 100 B a/small array b/miss, 100 B string c/invalidation latency d/1 writer d/2 writers " "$1" &&
+  for row in "| string 100 B " "| small array " "| miss, 100 B string " "| from A.s set() returning " "| 1 writer " "| 2 writers "; do
+    grep -q "^$row" "$1" || { echo "  no row: $row"; exit 1; }
+  done' _ "$work_dir/out"
+
+summary redis_tier_check
