@@ -106,6 +106,7 @@ static zend_always_inline tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_
  * goes through the tier; each php_table_tier_* does one method's work there and throws on failure. */
 #ifdef HAVE_TABLE_HIREDIS
 extern PHP_TABLE_HIDDEN bool php_table_tier_on;
+extern PHP_TABLE_HIDDEN bool php_table_tier_default;   /* the default namespace is tiered (*) */
 PHP_TABLE_HIDDEN bool php_table_tier_covers(const zend_string *ns);
 # define PHP_TABLE_TIERED(ns) (UNEXPECTED(php_table_tier_on) && php_table_tier_covers(ns))
 /* php_table_state.c's MINIT: validate the settings (false with php_table_reason set); MSHUTDOWN. */
@@ -114,6 +115,7 @@ PHP_TABLE_HIDDEN void php_table_tier_shutdown(void);
 PHP_TABLE_HIDDEN void php_table_tier_stats(zval *out);
 /* 1 hit, 0 miss, -1 thrown (as php_table_fetch). */
 PHP_TABLE_HIDDEN int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv);
+PHP_TABLE_HIDDEN bool php_table_tier_get(tbl_t *t, zend_string *ns, zend_string *key, zval *rv);
 PHP_TABLE_HIDDEN bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval *rv);
 PHP_TABLE_HIDDEN bool php_table_tier_exists(tbl_t *t, zend_string *ns, zend_string *key, int *found);
 PHP_TABLE_HIDDEN bool php_table_tier_ttl(tbl_t *t, zend_string *ns, zend_string *key, zend_long *secs, bool *found);

@@ -30,19 +30,25 @@ PHP_METHOD(Shm_Table, get)
 	if (UNEXPECTED(!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle()))) {
 		RETURN_THROWS();
 	}
+	if (EXPECTED(!ns)) {
 #ifdef HAVE_TABLE_HIREDIS
-	if (PHP_TABLE_TIERED(ns)) {
-		if (php_table_tier_fetch(t, ns, key, return_value) < 0) {
-			RETURN_THROWS();
+		if (UNEXPECTED(php_table_tier_default) && php_table_tier_get(t, ns, key, return_value)) {
+			return;
 		}
-		return;
-	}
 #endif
-	switch (php_table_ns_read(t, ns, &nsid)) {
-		case 0:
-			RETURN_NULL();
-		case -1:
-			RETURN_THROWS();
+		nsid = TBL_NS_DEFAULT;
+	} else {
+#ifdef HAVE_TABLE_HIREDIS
+		if (UNEXPECTED(php_table_tier_on) && php_table_tier_get(t, ns, key, return_value)) {
+			return;
+		}
+#endif
+		switch (php_table_ns_read(t, ns, &nsid)) {
+			case 0:
+				RETURN_NULL();
+			case -1:
+				RETURN_THROWS();
+		}
 	}
 	if (UNEXPECTED(php_table_fetch(t, nsid, key, return_value, NULL, 1) < 0)) {
 		RETURN_THROWS();

@@ -40,6 +40,7 @@
 #define PHP_TABLE_TIER_ENSURE_EVERY_MS 200u   /* how often a process may look for a helper */
 
 bool php_table_tier_on;
+bool php_table_tier_default;
 static tbl_tier_config_t php_table_tier_cfg;
 static tbl_redis_t *php_table_tier_conn;
 static pid_t php_table_tier_conn_pid;
@@ -51,7 +52,7 @@ bool php_table_tier_resolve(void)
 {
 	const char *url = TABLE_G(redis) ? TABLE_G(redis) : "";
 
-	php_table_tier_on = false;
+	php_table_tier_on = php_table_tier_default = false;
 	if (!url[0]) {
 		return true;
 	}
@@ -61,6 +62,7 @@ bool php_table_tier_resolve(void)
 		return false;
 	}
 	php_table_tier_on = true;
+	php_table_tier_default = php_table_tier_cfg.all;
 	return true;
 }
 
@@ -300,6 +302,17 @@ int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv)
 	res = php_table_tier_materialize(t, nsid, key, &b, pttl, fresh, stamp, rv);
 	tbl_redis_buf_free(&b);
 	return res;
+}
+
+/* get(): true when `ns` is tiered and the call was answered here (the value, null, or an exception). Kept
+ * out of line, so that get() on a table without tiered namespaces pays one test. */
+zend_never_inline ZEND_COLD bool php_table_tier_get(tbl_t *t, zend_string *ns, zend_string *key, zval *rv)
+{
+	if (!php_table_tier_covers(ns)) {
+		return false;
+	}
+	php_table_tier_fetch(t, ns, key, rv);
+	return true;
 }
 
 bool php_table_tier_exists(tbl_t *t, zend_string *ns, zend_string *key, int *found)

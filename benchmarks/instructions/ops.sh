@@ -42,7 +42,7 @@ count() { # SUBJECT OPERATION MODE -> instructions of the whole run
 	local ext=(-d "extension=$SO") out
 	[ "$1" = apcu ] && ext=(-d extension=apcu -d apc.enable_cli=1 -d apc.serializer=default -d apc.shm_size=64M)
 	[ "$2" = get-zero-copy ] && ext+=(-d table.zero_copy=1)
-	out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null php -n "${ext[@]}" \
+	out=$(LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null php -n "${ext[@]}" \
 		benchmarks/instructions/ops.php "$1" "$2" "$ROUNDS" "$3" 2>&1) || { echo "$out" >&2; return 1; }
 	sed -nE 's/.*Collected : ([0-9]+).*/\1/p' <<<"$out"
 }
