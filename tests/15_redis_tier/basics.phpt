@@ -1,5 +1,5 @@
 --TEST--
-Tiered namespace: every call goes through Redis, values round-trip identical, other namespaces stay local
+Shm\Table: redis tier: every call on a tiered namespace goes through Redis, values round-trip identical, other namespaces stay local
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix(); require __DIR__ . '/tier.inc'; tier_skipif(); ?>
 --FILE--

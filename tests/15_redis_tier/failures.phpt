@@ -1,5 +1,5 @@
 --TEST--
-Failures: Redis frozen, killed and restarted, FLUSHALL, the helper killed: no call hangs, no stale read, the helper comes back
+Shm\Table: redis tier: failures: Redis frozen, killed and restarted, FLUSHALL, the helper killed: no call hangs, no stale read, the helper comes back
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix(); require __DIR__ . '/tier.inc'; tier_skipif(); ?>
 --FILE--

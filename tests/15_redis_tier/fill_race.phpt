@@ -1,5 +1,5 @@
 --TEST--
-The fill race: a writer on A against miss-fills on B, 10,000 rounds: no stale read past table.redis_max_stale
+Shm\Table: redis tier: the fill race: a writer on A against miss-fills on B, 10,000 rounds: no stale read past table.redis_max_stale
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix(); require __DIR__ . '/tier.inc'; tier_skipif(); ?>
 --FILE--

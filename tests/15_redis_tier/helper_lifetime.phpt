@@ -1,5 +1,5 @@
 --TEST--
-The helper outlives the worker that started it, and exits once no process uses the table
+Shm\Table: redis tier: the helper outlives the worker that started it, and exits once no process uses the table
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix(); require __DIR__ . '/tier.inc'; tier_skipif(); ?>
 --FILE--

@@ -1,5 +1,5 @@
 --TEST--
-A named segment's processes share one L1 and one helper: a CLI sees what php-fpm workers cached
+Shm\Table: redis tier: a named segment's processes share one L1 and one helper: a CLI sees what php-fpm workers cached
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix(); require __DIR__ . '/tier.inc'; tier_skipif(); ?>
 --FILE--

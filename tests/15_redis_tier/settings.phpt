@@ -1,5 +1,5 @@
 --TEST--
-Tier settings: invalid values make the table unavailable with a message naming the setting
+Shm\Table: redis tier: settings: invalid values make the table unavailable with a message naming the setting
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; require __DIR__ . '/tier.inc'; tier_skipif(); ?>
 --FILE--

@@ -1,5 +1,5 @@
 --TEST--
-Two hosts, one Redis: a write on A is seen by B, increments are exact, add() has one winner
+Shm\Table: redis tier: two hosts, one Redis: a write on A is seen by B, increments are exact, add() has one winner
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix(); require __DIR__ . '/tier.inc'; tier_skipif(); ?>
 --FILE--
