@@ -95,7 +95,7 @@ enum op_kind {
 	OP_COUNT,
 	OP_SET, OP_ADD, OP_DEL, OP_INCR, OP_CAS, OP_TOUCH, OP_CLEAR, OP_NSGET, OP_FILL, OP_CLAIM,
 	OP_HOLD, OP_FORK_HOLDING, OP_RELEASE, OP_HOLD_AT_CEILING,
-	OP_PUNCH, OP_SET_BIG, OP_SET_HUGE, OP_SEAL, OP_CAS_LONG
+	OP_PUNCH, OP_SET_BIG, OP_SET_HUGE, OP_SEAL, OP_CAS_LONG, OP_TIER_FILL, OP_TIER_INVALIDATE
 };
 
 /* OP_SET_BIG stores BIG_LEN bytes: its value string repeated. Under noeviction, after OP_FILL filled the
@@ -154,6 +154,9 @@ static const op_t ops[] = {
 	{ OP_CLEAR, "vic", NULL, NULL, NULL, 0 },
 	{ OP_NSGET, "vic3", NULL, NULL, NULL, 0 },
 	{ OP_SET, "vic3", "k1", "v3-one", NULL, 0 },
+	{ OP_TIER_FILL, "vic3", "tf", "filled", NULL, 0 },      /* the Redis tier's fill: a store under its stamp */
+	{ OP_TIER_FILL, "vic3", "tf", "filled-again", NULL, 0 },
+	{ OP_TIER_INVALIDATE, "vic3", "tf", NULL, NULL, 0 },    /* its generation moves, then its copy goes */
 	{ OP_FILL, "fill", NULL, NULL, NULL, 0 },
 	{ OP_PUNCH, "fill", NULL, NULL, NULL, 0 },
 	{ OP_SET, NULL, "a4", "after-fill", NULL, 0 },        /* noeviction: the fill's last value took every fragment */
@@ -334,6 +337,14 @@ static int run_op(tbl_t *t, const op_t *o)
 		st = WITH_NS(t, o->ns, h, tbl_cas(t, h, o->key, strlen(o->key), &e, &v));
 		return st == TBL_OK || st == TBL_EMISMATCH ? 0 : (int)st;
 	}
+	case OP_TIER_FILL:
+		v = fixture_str(o->val);
+		st = WITH_NS(t, o->ns, h, tbl_fill(t, h, o->key, strlen(o->key), &v, 0,
+		                                    tbl_tier_stamp(t, h, o->key, strlen(o->key))));
+		return st == TBL_OK ? 0 : (int)st;
+	case OP_TIER_INVALIDATE:
+		st = WITH_NS(t, o->ns, h, tbl_tier_invalidate(t, h, o->key, strlen(o->key)));
+		return st == TBL_OK || st == TBL_ENOTFOUND ? 0 : (int)st;
 	case OP_SEAL: {
 		/* Seal the integer as a writer that died between sealing and unlinking leaves it (integer.h).
 		 * The victim is the only writer of its default namespace's "ctr" at this point. */
@@ -579,16 +590,16 @@ static void model_apply(model_t *m, const op_t *o, int partial)
 
 	switch (o->kind) {
 	case OP_SET: case OP_ADD: case OP_DEL: case OP_INCR: case OP_CAS: case OP_TOUCH: case OP_SET_BIG:
-	case OP_CAS_LONG: case OP_SEAL:
+	case OP_CAS_LONG: case OP_SEAL: case OP_TIER_FILL: case OP_TIER_INVALIDATE:
 		k = model_key(m, o->ns, o->key);
 		before = *k;
 		if (o->kind == OP_SET_BIG) {
 			char big[32];
 			snprintf(big, sizeof(big), "BIG:%s", o->val);
 			model_set(k, big);
-		} else if (o->kind == OP_SET || (o->kind == OP_ADD && !k->present)) {
+		} else if (o->kind == OP_SET || o->kind == OP_TIER_FILL || (o->kind == OP_ADD && !k->present)) {
 			model_set(k, o->val);
-		} else if (o->kind == OP_DEL) {
+		} else if (o->kind == OP_DEL || o->kind == OP_TIER_INVALIDATE) {
 			k->present = 0;
 		} else if (o->kind == OP_INCR) {
 			k->lval = (k->present ? k->lval : 0) + o->delta;
