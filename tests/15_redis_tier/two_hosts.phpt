@@ -40,7 +40,15 @@ $wa = tier_answer($a)['r'];
 $wb = tier_answer($b)['r'];
 echo "add winners: ", count($wa) + count($wb), ", both won: ", count(array_intersect($wa, $wb)), "\n";
 
-// Deletes and clear on A reach B's L1 too.
+// remember(): one computation across the hosts; the other host waits for its value.
+$code = '$n = 0; $v = Shm\Table::remember("rem", function () use (&$n) { $n++; usleep(300000); return "computed by " . getmypid(); }, null, "shared"); return [$v, $n];';
+tier_send($a, $code);
+tier_send($b, $code);
+[$va, $na] = tier_answer($a)['r'];
+[$vb, $nb] = tier_answer($b)['r'];
+echo "remember computed: ", $na + $nb, " time(s), the same value on both hosts: ", var_export($va === $vb, true), "\n";
+
+// A delete on A reaches B's L1 too.
 tier_do($b, 'return Shm\Table::get("k", "shared");');
 tier_do($a, 'return Shm\Table::delete("k", "shared");');
 var_dump(table_wait_until(fn () => tier_do($b, 'return Shm\Table::get("k", "shared");') === null, 30.0));
@@ -57,4 +65,5 @@ bool(true)
 bool(true)
 bool(true)
 add winners: 500, both won: 0
+remember computed: 1 time(s), the same value on both hosts: true
 bool(true)
