@@ -138,6 +138,7 @@ static PHP_MINIT_FUNCTION(table)
 	php_table_ce->create_object = php_table_create_object;
 	php_table_ce->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
 	php_table_exception_ce = register_class_Shm_TableException(spl_ce_RuntimeException);
+	php_table_serializer_startup(php_table_exception_ce);
 
 	/* The relay extension ships its own Relay\Table; it loads before us when present (see deps). */
 	if (TABLE_G(relay_alias) && !zend_hash_str_exists(&module_registry, "relay", sizeof("relay") - 1)

@@ -12,12 +12,13 @@
 
 #include "php.h"
 #include "zend_exceptions.h"
-#include "php_table.h"
 #include "serializer/serializer.h"
 #include "serializer/image.h"
 #include "serializer/compress.h"
 
 bool php_table_encode_images;
+
+static zend_class_entry *exception_ce;   /* Shm\TableException, from php_table_serializer_startup() */
 
 static const php_table_serializer *const serializers[] = {
 	&php_table_serializer_php,
@@ -46,10 +47,15 @@ const php_table_serializer *php_table_serializer_for_type(uint8_t type)
 	return NULL;
 }
 
+void php_table_serializer_startup(zend_class_entry *ce)
+{
+	exception_ce = ce;
+}
+
 ZEND_COLD void php_table_throw_corrupt(const char *why)
 {
 	zend_string *fn = get_active_function_or_method_name();
-	zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): the stored value is corrupt (%s)", ZSTR_VAL(fn), why);
+	zend_throw_exception_ex(exception_ce, 0, "%s(): the stored value is corrupt (%s)", ZSTR_VAL(fn), why);
 	zend_string_release(fn);
 }
 

@@ -92,6 +92,9 @@ static zend_always_inline bool php_table_decode_runs_user_code(uint8_t type)
  * may be decoded inside a read section; it never calls into the table. */
 zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval *out);
 
+/* MINIT: the class of the exceptions this layer throws (Shm\TableException). It is handed down by the
+ * module's start-up rather than named here, so that nothing in serializer/ refers to the binding above it. */
+void php_table_serializer_startup(zend_class_entry *exception_ce);
 /* Throw Shm\TableException "<method>(): the stored value is corrupt (<why>)". */
 ZEND_COLD void php_table_throw_corrupt(const char *why);
 /* Throw the TypeError/ValueError for argument `argnum` (see PHP_TABLE_ARG_COMPUTED). */
