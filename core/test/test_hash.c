@@ -5,7 +5,8 @@
  * its definition computed the slow way, keyed per segment and per namespace, its spread over buckets for
  * keys that differ in a few bytes, and the flooding attack of issue 10: thousands of 16-byte keys crafted
  * to share one hash under the previous seedless hash (tbl_hash_fast) must neither share one chain nor
- * share one remember() claim.
+ * share one remember() claim. Key equality (index.h), which trusts the hash only to pick candidates:
+ * every length and every differing byte.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include "harness.h"
 #include "hash.h"
+#include "index.h"
 #include "proc.h"
 #include "segment.h"
 #include "table_fixture.h"
@@ -568,6 +570,34 @@ TBL_TEST(test_process_identity)
 	CHECK(!tbl_proc_alive(0, 0));
 }
 
+/* Each length from 0 to 40 (the word-load paths end at 16, memcmp takes over): equal keys are equal, and
+ * a key that differs from its copy in any one byte, by any one bit, is not. */
+TBL_TEST(test_key_equal_sees_every_byte)
+{
+	char a[41], b[41];
+	size_t len, i;
+	unsigned bit;
+
+	for (i = 0; i < sizeof(a); i++) {
+		a[i] = (char)('a' + i % 26);
+	}
+	for (len = 0; len <= 40; len++) {
+		memcpy(b, a, sizeof(a));
+		CHECK(tbl_key_equal(a, b, len));
+		for (i = 0; i < len; i++) {
+			for (bit = 0; bit < 8; bit++) {
+				b[i] = (char)(a[i] ^ (1u << bit));
+				if (tbl_key_equal(a, b, len)) {
+					tbl_test_fail(__FILE__, __LINE__, "keys differing in one byte compared equal");
+				}
+				b[i] = a[i];
+			}
+		}
+		b[len] = (char)~a[len];   /* a byte past the length is not part of the key */
+		CHECK(tbl_key_equal(a, b, len));
+	}
+}
+
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_siphash_reference_vectors),
 	TBL_TEST_ENTRY(test_key_hash_depends_on_segment_key_and_namespace),
@@ -583,6 +613,7 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_colliding_key_does_not_share_a_claim),
 	TBL_TEST_ENTRY(test_os_random),
 	TBL_TEST_ENTRY(test_process_identity),
+	TBL_TEST_ENTRY(test_key_equal_sees_every_byte),
 };
 
 int main(int argc, char **argv)
