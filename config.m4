@@ -37,7 +37,7 @@ if test "$PHP_TABLE" != "no"; then
   TABLE_CORE_SOURCES="core/status.c core/clock_posix.c core/proc_posix.c core/shm_mmap.c core/shm_file.c core/lock_pthread.c core/alloc.c \
     core/epoch.c core/sync.c core/ns.c core/write.c core/entry.c core/evict.c core/room.c core/expire.c \
     core/window.c core/gdsf.c core/claim.c core/gc.c core/tier.c \
-    core/table_core.c core/check.c \
+    core/table_core.c core/read.c core/stats.c core/check.c \
     core/random_posix.c core/hash.c core/split.c"
   TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/shape.c serializer/image.c serializer/php.c serializer/compress.c"
 

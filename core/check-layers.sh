@@ -33,7 +33,7 @@ LAYERS=(
 	"evict    evict.h evict.c"
 	"room     room.h room.c"
 	"values   split.h split.c ns.h ns.c gc.h gc.c claim.c"
-	"ops      write.h write.c tier.h tier.c table_core.c"
+	"ops      read.c write.h write.c tier.h tier.c stats.c table_core.c"
 	"tools    check.c"
 )
 CONTRACT=table_core.h

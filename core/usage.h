@@ -1,7 +1,7 @@
 /*
  * usage.h - what eviction ranks an entry by: each policy's usage word (tbl_entry_t.usage), what a new
  * entry starts with, and what a read writes there. Header only, beneath eviction (window.c ranks by it),
- * the writers (write.c stamps new entries) and the read path (table_core.c marks reads).
+ * the writers (write.c stamps new entries) and the read path (read.c marks reads).
  */
 #ifndef TBL_USAGE_H
 #define TBL_USAGE_H

@@ -1,0 +1,160 @@
+/*
+ * stats.c - counters and statistics: the per-process counters folded into the header's totals, the
+ * exact entry and byte counts of a namespace (expired entries swept first), and tbl_get_stats's
+ * snapshot of the whole table for stats(), phpinfo() and the metrics endpoint.
+ */
+#include <string.h>
+#include "epoch.h"
+#include "expire.h"
+#include "sync.h"
+#include "table_core.h"
+
+uint64_t tbl_retired_bytes(tbl_t *t)
+{
+	return __atomic_load_n(&t->hdr->retired_bytes, __ATOMIC_RELAXED);
+}
+
+void tbl_count_zero_copy_read(tbl_t *t)
+{
+	TBL_COUNT(t, zero_copy_reads, 1);
+}
+
+void tbl_count_failed_store(tbl_t *t)
+{
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		TBL_COUNT(t, oom, 1);
+	}
+}
+
+static void sum_ns(tbl_t *t, uint32_t id, uint64_t *entries, uint64_t *bytes)
+{
+	uint32_t s;
+
+	*entries = *bytes = 0;
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		tbl_nscount_t *c = tbl_nscount(t, s, id);
+		*entries += TBL_LOAD_RELAXED(&c->entries);
+		*bytes += TBL_LOAD_RELAXED(&c->bytes);
+	}
+}
+
+/* Entries and bytes of one namespace, exact: cells whose earliest expiry has passed are swept first. */
+static void ns_totals(tbl_t *t, tbl_ns_t ns, uint64_t *entries, uint64_t *bytes)
+{
+	uint32_t id = tbl_ns_id(ns);
+
+	*entries = *bytes = 0;
+	if (id >= tbl_ns_count_created(t)) {
+		return;
+	}
+	tbl_stripes_settle(t);
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		tbl_expire_due(t, (int)id, tbl_clock_now().sec);
+	}
+	sum_ns(t, id, entries, bytes);
+	/* A handle from before its namespace was recycled names an empty namespace (recycling takes only
+	 * empty ones): the counts under its id are the new namespace's. */
+	if (!tbl_ns_current(t, ns)) {
+		*entries = *bytes = 0;
+	}
+}
+
+uint64_t tbl_ns_entries(tbl_t *t, tbl_ns_t ns)
+{
+	uint64_t entries, bytes;
+
+	ns_totals(t, ns, &entries, &bytes);
+	return entries;
+}
+
+uint64_t tbl_ns_bytes(tbl_t *t, tbl_ns_t ns)
+{
+	uint64_t entries, bytes;
+
+	ns_totals(t, ns, &entries, &bytes);
+	return bytes;
+}
+
+/* The longest chain any write has built (the stripes' marks): an upper bound of the longest chain now. */
+static uint64_t longest_chain(tbl_t *t)
+{
+	uint32_t s, max = 0;
+
+	for (s = 0; s < t->hdr->nstripes; s++) {
+		uint32_t n = TBL_LOAD_RELAXED(&t->hdr->chain_hwm[s]);
+		max = n > max ? n : max;
+	}
+	return max;
+}
+
+void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t i, hwm;
+	unsigned ns, created, reaped;
+
+	memset(out, 0, sizeof(*out));
+	tbl_stripes_settle(t);
+	if (tbl_slot_ensure(t) == TBL_OK) {
+		tbl_expire_due(t, -1, tbl_clock_now().sec);
+	}
+	/* Count live processes only: first give back the slots, and the holds, of those that are gone. */
+	reaped = tbl_slots_reap_gone(t);
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return;   /* an unusable lock: the counters stay 0 */
+	}
+	hwm = atomic_load(&h->slots_hwm);
+#define TBL_SUM(f) out->f = TBL_LOAD_RELAXED(&h->folded.f)
+	TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
+	TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom); TBL_SUM(zero_copy_reads);
+#undef TBL_SUM
+	for (i = 0; i < hwm; i++) {
+		tbl_slot_t *s = &t->slots[i];
+		if (atomic_load(&s->pid) == 0) {
+			continue;
+		}
+		out->slots_used++;
+		out->processes += !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER);
+		out->pins += atomic_load(&s->nholds) != 0;
+#define TBL_SUM(f) out->f += TBL_LOAD_RELAXED(&s->stats.f)
+		TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
+		TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom); TBL_SUM(zero_copy_reads);
+#undef TBL_SUM
+	}
+	tbl_misc_unlock(t);
+
+	created = tbl_ns_count_created(t);
+	for (ns = 0; ns < created; ns++) {
+		uint64_t entries, bytes;
+		sum_ns(t, ns, &entries, &bytes);
+		out->entries += entries;
+		out->entry_bytes += bytes;
+	}
+	if (tbl_alloc_lock(t) == TBL_OK) {
+		if (reaped) {
+			tbl_reclaim_locked(t, 0);   /* frees what only the dead held */
+		}
+		out->free_bytes = h->alloc.free_bytes;
+		out->used_bytes = h->alloc.used_bytes;
+		out->largest_free = tbl_alloc_largest_free(&h->alloc, t->base);
+		out->heap_size = h->alloc.heap_end - h->alloc.heap_off;
+		out->retired_blocks = h->retired_blocks;
+		out->retired_bytes = h->retired_bytes;
+		out->evicted_bytes = h->evicted_bytes;
+		out->evict_runs = h->evict_runs;
+		out->evict_moves = h->evict_moves;
+		out->held_retired_bytes = tbl_held_retired_bytes_locked(t);
+		tbl_alloc_unlock(t);
+	}
+	out->held_entries = atomic_load(&h->held_entries);
+	out->held_bytes = atomic_load(&h->held_bytes);
+	out->segment_size = h->segment_size;
+	out->slots_total = h->nslots;
+	out->lock_repairs = atomic_load(&h->lock_repairs);
+	out->gc_runs = atomic_load(&h->gc_runs);
+	out->buckets = h->nbuckets;
+	out->stripes = h->nstripes;
+	out->max_chain = longest_chain(t);
+	out->namespaces = created;
+	out->policy = (tbl_policy_t)h->policy;
+}
