@@ -89,12 +89,15 @@ shipped_files() {
 	tree_files | LC_ALL=C sort -u | while IFS= read -r f; do
 		case "$f" in
 			# not shipped: development-only parts of the tree
-			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*|redis/test/*|redis/build/*) continue ;;
+			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*|redis/build/*) continue ;;
 			# the PHP library table/cache: a Composer package of its own (php/composer.json), not part of the extension
 			php/*) continue ;;
-			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|redis/Makefile|redis/.gitignore|package.xml|composer.json) continue ;;
+			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|redis/.gitignore|package.xml|composer.json) continue ;;
 			# the extension's sources
 			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|binding/*.c|binding/*.h) r=src ;;
+			# the Redis client's own unit tests, with the Makefile that runs them against a redis-server
+			# (make -C redis test): redis/ is self-contained, so they can run from the package
+			redis/Makefile|redis/test/*.c|redis/test/*.h) r=test ;;
 			core/*/*|serializer/*/*|binding/*/*|redis/*/*) r="?" ;;
 			core/*.c|core/*.h|serializer/*.c|serializer/*.h|redis/*.c|redis/*.h) r=src ;;
 			# the PHPT suite
