@@ -56,18 +56,6 @@ tbl_now_t tbl_clock_now(void)
 	return now_from(&ts);
 }
 
-tbl_now_t tbl_clock_now_coarse(void)
-{
-	struct timespec ts;
-
-#ifdef CLOCK_REALTIME_COARSE
-	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-#else
-	clock_gettime(CLOCK_REALTIME, &ts);
-#endif
-	return now_from(&ts);
-}
-
 uint32_t tbl_clock_seconds(void)
 {
 	struct timespec ts;

@@ -22,11 +22,6 @@ tbl_now_t tbl_clock_now(void)
 	return now;
 }
 
-tbl_now_t tbl_clock_now_coarse(void)
-{
-	return tbl_clock_now();
-}
-
 uint32_t tbl_clock_seconds(void)
 {
 	return tbl_clock_now().sec;

@@ -43,7 +43,6 @@ typedef struct tbl_now {
 } tbl_now_t;
 
 tbl_now_t tbl_clock_now(void);          /* seconds agree with PHP's time(); the tick may lag by one */
-tbl_now_t tbl_clock_now_coarse(void);   /* cheaper, up to a few ms behind: for LRU ticks only */
 uint32_t tbl_clock_seconds(void);       /* tbl_clock_now().sec, without the tick */
 /* Milliseconds of CLOCK_MONOTONIC: system-wide, so deadlines can be shared between processes. */
 uint64_t tbl_clock_monotonic_ms(void);

@@ -76,7 +76,7 @@ static inline tbl_status_t lookup_hashed(tbl_t *t, tbl_ns_t ns, const char *key,
 			tbl_gdsf_note_read(e);
 		}
 		if (exp || lru) {
-			tbl_now_t now = exp ? tbl_clock_now() : tbl_clock_now_coarse();
+			tbl_now_t now = tbl_clock_now();
 			if (exp && exp < now.sec) {   /* as tbl_entry_expired() */
 				goto miss;
 			}
@@ -157,7 +157,7 @@ tbl_status_t tbl_lookup_held(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen
 	}
 	exp = TBL_LOAD_RELAXED(&e->expire);
 	if (exp || t->hdr->policy == TBL_POLICY_LRU) {
-		tbl_now_t now = exp ? tbl_clock_now() : tbl_clock_now_coarse();
+		tbl_now_t now = tbl_clock_now();
 		if (exp && exp < now.sec) {
 			return TBL_ENOTFOUND;   /* the slow path counts the miss */
 		}

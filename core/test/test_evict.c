@@ -91,11 +91,6 @@ tbl_now_t tbl_clock_now(void)
 	return clock_read(CLOCK_REALTIME);
 }
 
-tbl_now_t tbl_clock_now_coarse(void)
-{
-	return clock_read(CLOCK_REALTIME_COARSE);
-}
-
 uint32_t tbl_clock_seconds(void)
 {
 	return clock_read(CLOCK_REALTIME).sec;
