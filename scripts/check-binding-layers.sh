@@ -1,31 +1,45 @@
 #!/usr/bin/env bash
-# check-binding-layers.sh - the Zend side calls one way: table.c (the module: INI, start-up and shutdown,
-# request start and end, phpinfo) sits above binding/, and binding/ and serializer/ never use anything
-# table.c defines. core/ is Zend-free and below them all (core/Makefile's check-zend-free and
-# check-layers check it).
+# check-binding-layers.sh - the Zend side calls one way, down: table.c (the module: INI, start-up and
+# shutdown, request start and end, phpinfo) above binding/, binding/ above serializer/, and serializer/
+# above core/ and redis/ (which are Zend-free: core/Makefile's check-zend-free and check-layers check core/
+# itself). What a lower layer needs from above (the serializer's exception class) is handed down at start-up.
 #
 #   bash scripts/check-binding-layers.sh BUILD_DIR      BUILD_DIR: a table_build of the extension (lib.sh)
 #
-# Reads the objects the build left (.libs/*.o): every global symbol table.o defines may be used only by
-# the module loader (get_module, table_module_entry), never by another object of the extension.
+# Reads the objects the build left (.libs/*.o): no object may use a global symbol that an object of a
+# higher layer defines; of table.o's, only the module loader may use get_module and table_module_entry.
 # Ends with `binding-layers: N passed, N failed`.
 set -uo pipefail
 B=${1:?usage: check-binding-layers.sh BUILD_DIR}
 fail() { echo "binding-layers: $*"; echo "binding-layers: 0 passed, 1 failed"; exit 1; }
-top=$B/.libs/table.o
-[ -f "$top" ] || fail "no $top (build the extension first)"
-mapfile -t others < <(find "$B/binding" "$B/serializer" "$B/core" -path '*/.libs/*.o' 2>/dev/null)
-[ ${#others[@]} -gt 0 ] || fail "no objects under $B/binding, $B/serializer, $B/core"
-defined=$(nm --defined-only -g "$top" | awk 'NF == 3 { print $3 }' | sort -u)
-used=$(nm -u "${others[@]}" 2>/dev/null | awk 'NF >= 2 { print $NF }' | sort -u)
-bad=$(comm -12 <(echo "$defined") <(echo "$used"))
-if [ -n "$bad" ]; then
-	echo "binding-layers: table.c defines what binding/ (or serializer/, core/) uses; it should only call down:"
-	for s in $bad; do
-		echo "  $s, used by: $(for o in "${others[@]}"; do nm -u "$o" | awk '{ print $NF }' | grep -qx "$s" && basename "$o" .o; done | tr '\n' ' ')"
+[ -f "$B/.libs/table.o" ] || fail "no $B/.libs/table.o (build the extension first)"
+
+# The layers, top first: "name dir..." (the module is table.o alone, at the build's top).
+LAYERS=("module ." "binding binding" "serializer serializer" "core core redis")
+objects() { # DIR... -> the objects of those folders (the module: table.o only)
+	local d
+	for d in "$@"; do
+		if [ "$d" = . ]; then echo "$B/.libs/table.o"; else find "$B/$d" -path '*/.libs/*.o' 2>/dev/null; fi
 	done
-	echo "binding-layers: 0 passed, 1 failed"
-	exit 1
-fi
-echo "binding-layers: table.o defines $(echo "$defined" | grep -c .) global symbols, none used by the ${#others[@]} other objects"
+}
+bad=0 nobj=0
+for ((i = 0; i < ${#LAYERS[@]}; i++)); do
+	read -r upper_name upper_dirs <<<"${LAYERS[$i]}"
+	mapfile -t upper < <(objects $upper_dirs)
+	[ ${#upper[@]} -gt 0 ] || fail "no objects for $upper_name under $B"
+	nobj=$((nobj + ${#upper[@]}))
+	defined=$(nm --defined-only -g "${upper[@]}" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+	for ((j = i + 1; j < ${#LAYERS[@]}; j++)); do
+		read -r lower_name lower_dirs <<<"${LAYERS[$j]}"
+		mapfile -t lower < <(objects $lower_dirs)
+		for o in "${lower[@]}"; do
+			for s in $(comm -12 <(echo "$defined") <(nm -u "$o" | awk 'NF >= 2 { print $NF }' | sort -u)); do
+				echo "binding-layers: $(basename "$o" .o) ($lower_name) uses $s, which $upper_name defines: calls go down only"
+				bad=$((bad + 1))
+			done
+		done
+	done
+done
+[ $bad -eq 0 ] || { echo "binding-layers: 0 passed, 1 failed"; exit 1; }
+echo "binding-layers: ${#LAYERS[@]} layers, $nobj objects, no call or data reference upwards"
 echo "binding-layers: 1 passed, 0 failed"
