@@ -17,14 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "epoch.h"
-#include "expire.h"
 #include "hash.h"
-#include "index.h"
 #include "crash.h"
 #include "proc.h"
 #include "sync.h"
 #include "table_core.h"
-#include "usage.h"
 
 static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 {
