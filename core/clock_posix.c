@@ -24,20 +24,16 @@
 
 #define TBL_CLOCK_SLACK_NS 50000000L   /* 50 ms: seven times the largest lag measured */
 
+static void read_wall(struct timespec *ts)
+{
 #ifdef CLOCK_REALTIME_COARSE
-static void read_wall(struct timespec *ts)
-{
 	clock_gettime(CLOCK_REALTIME_COARSE, ts);
-	if (TBL_UNLIKELY(ts->tv_nsec >= 1000000000L - TBL_CLOCK_SLACK_NS)) {
-		clock_gettime(CLOCK_REALTIME, ts);
+	if (TBL_LIKELY(ts->tv_nsec < 1000000000L - TBL_CLOCK_SLACK_NS)) {
+		return;
 	}
-}
-#else
-static void read_wall(struct timespec *ts)
-{
+#endif
 	clock_gettime(CLOCK_REALTIME, ts);
 }
-#endif
 
 static tbl_now_t now_from(const struct timespec *ts)
 {

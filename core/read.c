@@ -48,7 +48,6 @@ void tbl_read_reset(tbl_t *t)
 	}
 }
 
-
 static inline void fill_view(const tbl_t *t, const tbl_entry_t *e, tbl_view_t *v)
 {
 	v->entry = tbl_offset_of(t, e);
