@@ -9,10 +9,11 @@ $r = tier_redis_start();
 $seg = ['table.segment' => 'tier', 'table.segment_dir' => $r['dir']];
 $x = tier_agent($r, $seg);
 var_dump(tier_wait_fresh($x));
+$seen = tier_invalidations($x);
 tier_do($x, 'return Shm\Table::set("k", "cached by x", null, "shared");');
-// The copy x fills right after its own write is dropped again when that write's invalidation arrives:
-// read until a read is an L1 hit.
-var_dump(table_wait_until(fn () => tier_do($x, 'Shm\Table::get("k", "shared"); $h = Shm\Table::stats()["hits"]; Shm\Table::get("k", "shared"); return Shm\Table::stats()["hits"] - $h === 1;'), 30.0));
+// A copy x fills before its own write's invalidation arrives is dropped when it does: wait for that
+// invalidation, then read until a read is an L1 hit.
+var_dump(tier_wait_invalidations($x, $seen) && table_wait_until(fn () => tier_do($x, 'Shm\Table::get("k", "shared"); $h = Shm\Table::stats()["hits"]; Shm\Table::get("k", "shared"); return Shm\Table::stats()["hits"] - $h === 1;'), 30.0));
 // Another process of the same segment: the same helper, and x's copy is an L1 hit for it.
 $y = tier_agent($r, $seg);
 $s = tier_do($y, '$h = Shm\Table::stats()["hits"]; $v = Shm\Table::get("k", "shared"); $st = Shm\Table::stats(); return [$v, $st["hits"] - $h, $st["redis"]];');
