@@ -187,7 +187,7 @@ typedef struct tbl_header {
 	_Atomic uint64_t tier_helper_start; /* the helper's process start time (proc.h), 0 while it starts */
 	_Atomic uint64_t tier_claim_ms;     /* monotonic ms the helper slot was claimed at */
 	uint64_t tier_creator_start;
-	_Atomic uint64_t tier_invalidations;   /* keys the helper invalidated */
+	_Atomic uint64_t tier_invalidations;   /* keys the helper invalidated, counted once the copy is gone */
 	_Atomic uint64_t tier_flushes;         /* flushes of the tiered namespaces */
 	_Atomic uint64_t tier_helper_starts;   /* helpers started */
 	/* One generation per key hash slot: advanced by every invalidation of a key that hashes there. */

@@ -56,10 +56,14 @@ tbl_status_t tbl_tier_invalidate(tbl_t *t, tbl_ns_t ns, const char *key, size_t 
 	if (klen == 0 || klen > TBL_KEY_MAX) {
 		return TBL_EINVAL;
 	}
+	tbl_status_t st;
+
 	/* Before the delete takes the stripe lock: a fill that checks its stamp after this sees it moved. */
 	atomic_fetch_add_explicit(gen_of_hash(t, tbl_key_hash(t, key, klen, tbl_ns_id(ns))), 1, memory_order_seq_cst);
-	atomic_fetch_add_explicit(&t->hdr->tier_invalidations, 1, memory_order_relaxed);
-	return tbl_delete(t, ns, key, klen);
+	st = tbl_delete(t, ns, key, klen);
+	/* Counted once applied: whoever sees the count move can rely on the copy being gone. */
+	atomic_fetch_add_explicit(&t->hdr->tier_invalidations, 1, memory_order_release);
+	return st;
 }
 
 void tbl_tier_advance_all(tbl_t *t)
@@ -163,7 +167,7 @@ void tbl_tier_stats(const tbl_t *t, tbl_tier_stats_t *out)
 	const tbl_header_t *h = t->hdr;
 
 	out->fresh_ms = atomic_load_explicit(&h->tier_fresh_ms, memory_order_relaxed);
-	out->invalidations = atomic_load_explicit(&h->tier_invalidations, memory_order_relaxed);
+	out->invalidations = atomic_load_explicit(&h->tier_invalidations, memory_order_acquire);
 	out->flushes = atomic_load_explicit(&h->tier_flushes, memory_order_relaxed);
 	out->helper_starts = atomic_load_explicit(&h->tier_helper_starts, memory_order_relaxed);
 	out->helper_pid = atomic_load_explicit(&h->tier_helper_pid, memory_order_relaxed);
