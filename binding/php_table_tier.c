@@ -358,7 +358,8 @@ bool php_table_tier_ttl(tbl_t *t, zend_string *ns, zend_string *key, zend_long *
 	return !php_table_tier_throw(t, st, key);
 }
 
-/* getMany(): hits of the L1 first (when fresh), the rest with one MGET. */
+/* getMany(): hits of the L1 first (when fresh), the rest with one MGET, each with its PTTL in the same
+ * round trip, so what it finds fills the L1 as get() does. */
 bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval *rv)
 {
 	tbl_redis_t *r;
@@ -369,6 +370,7 @@ bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval 
 	char **rkeys;
 	size_t *rlens;
 	uint64_t *stamps;
+	int64_t *pttls;
 	tbl_redis_buf_t *bufs;
 	zval *zv;
 
@@ -408,8 +410,11 @@ bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval 
 		tbl_redis_status_t st = TBL_REDIS_ENOMEM;
 
 		bufs = ecalloc(missing, sizeof(*bufs));
+		pttls = safe_emalloc(missing, sizeof(*pttls), 0);
 		if ((r = php_table_tier_redis())) {
-			st = tbl_redis_mget(r, missing, (const char *const *)rkeys, rlens, bufs);
+			/* Expiries serve only to fill the L1, which is not filled while it is stale. */
+			st = fresh ? tbl_redis_mget_pttl(r, missing, (const char *const *)rkeys, rlens, bufs, pttls)
+			           : tbl_redis_mget(r, missing, (const char *const *)rkeys, rlens, bufs);
 		}
 		if (st != TBL_REDIS_OK) {
 			if (r) {
@@ -423,8 +428,8 @@ bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval 
 			if (!bufs[i].data) {
 				continue;
 			}
-			/* MGET gives no TTLs: the copy is not filled, a get() of the key fills it. */
-			if (php_table_tier_materialize(t, nsid, names[i], &bufs[i], -1, false, stamps[i], &value) < 0) {
+			if (php_table_tier_materialize(t, nsid, names[i], &bufs[i], fresh ? pttls[i] : -1, fresh, stamps[i],
+			                               &value) < 0) {
 				ok = false;
 				break;
 			}
@@ -434,6 +439,7 @@ bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval 
 			tbl_redis_buf_free(&bufs[i]);
 		}
 		efree(bufs);
+		efree(pttls);
 	}
 	for (i = 0; i < missing; i++) {
 		zend_string_release(names[i]);

@@ -231,52 +231,101 @@ tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t kl
 	return st;
 }
 
-tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
-                                  tbl_redis_buf_t *out)
+/* MGET of n keys and, when pttls is not NULL, a PTTL of each behind it in the same pipeline. */
+static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                               tbl_redis_buf_t *out, int64_t *pttls)
 {
+	size_t ncmds = pttls ? n + 1 : 1;
 	for (size_t i = 0; i < n; i++) {
 		out[i].data = NULL;
 		out[i].len = 0;
+		if (pttls) pttls[i] = -1;
 	}
 	if (n == 0) return TBL_REDIS_OK;
-	if (n >= (size_t)INT32_MAX) {
+	if (n >= (size_t)INT32_MAX / 2) {
 		snprintf(r->conn.err, sizeof(r->conn.err), "%s: MGET of %zu keys is too many", r->conn.where, n);
 		return TBL_REDIS_EREPLY;
 	}
-	const char **argv = malloc((n + 1) * sizeof(*argv));
-	size_t *lens = malloc((n + 1) * sizeof(*lens));
+	const char **argv = malloc((n + 1) * sizeof(*argv) + 2 * n * sizeof(*argv));
+	size_t *lens = malloc((n + 1) * sizeof(*lens) + 2 * n * sizeof(*lens));
+	command_t *cmds = malloc(ncmds * sizeof(*cmds));
+	redisReply **replies = malloc(ncmds * sizeof(*replies));
 	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
-	redisReply *reply = NULL;
-	if (argv && lens) {
+	if (argv && lens && cmds && replies) {
 		argv[0] = "MGET";
 		lens[0] = 4;
 		for (size_t i = 0; i < n; i++) {
 			argv[i + 1] = keys[i];
 			lens[i + 1] = klens[i];
 		}
-		st = run_one(r, (int)(n + 1), argv, lens, &reply);
+		cmds[0] = (command_t){ (int)(n + 1), argv, lens };
+		for (size_t i = 0; pttls && i < n; i++) {
+			const char **pargv = argv + n + 1 + 2 * i;
+			size_t *plens = lens + n + 1 + 2 * i;
+			pargv[0] = "PTTL";
+			plens[0] = 4;
+			pargv[1] = keys[i];
+			plens[1] = klens[i];
+			cmds[i + 1] = (command_t){ 2, pargv, plens };
+		}
+		st = run(r, ncmds, cmds, replies);
 	} else {
 		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MGET", r->conn.where);
 	}
 	free(argv);
 	free(lens);
-	if (st != TBL_REDIS_OK) return st;
-	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
-	if (reply->type != REDIS_REPLY_ARRAY || reply->elements != n) return unexpected(r, "MGET", reply);
+	free(cmds);
+	if (st != TBL_REDIS_OK) {
+		free(replies);
+		return st;
+	}
+	redisReply *reply = replies[0];
+	for (size_t i = 1; i < ncmds && st == TBL_REDIS_OK; i++) {
+		if (replies[i]->type != REDIS_REPLY_INTEGER) {
+			st = unexpected(r, "PTTL", replies[i]);
+			replies[i] = NULL;
+		}
+	}
+	if (st == TBL_REDIS_OK && reply->type == REDIS_REPLY_ERROR) {
+		st = error_reply(r, reply);
+		replies[0] = NULL;
+	} else if (st == TBL_REDIS_OK && (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)) {
+		st = unexpected(r, "MGET", reply);
+		replies[0] = NULL;
+	}
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		const redisReply *e = reply->element[i];
 		if (e->type == REDIS_REPLY_STRING) {
+			/* A key that expired between MGET and its PTTL (-2) is missing, as in GET/PTTL. */
+			if (pttls && replies[i + 1]->integer == -2) continue;
 			st = copy_string(r, e, &out[i]);
+			if (pttls) pttls[i] = replies[i + 1]->integer < 0 ? -1 : (int64_t)replies[i + 1]->integer;
 		} else if (e->type != REDIS_REPLY_NIL) {
-			for (size_t j = 0; j < i; j++) tbl_redis_buf_free(&out[j]);
-			return unexpected(r, "MGET", reply);
+			st = unexpected(r, "MGET", reply);
+			replies[0] = NULL;
 		}
 	}
-	freeReplyObject(reply);
+	free_replies(ncmds, replies);
+	free(replies);
 	if (st != TBL_REDIS_OK) {
-		for (size_t i = 0; i < n; i++) tbl_redis_buf_free(&out[i]);
+		for (size_t i = 0; i < n; i++) {
+			tbl_redis_buf_free(&out[i]);
+			if (pttls) pttls[i] = -1;
+		}
 	}
 	return st;
+}
+
+tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                  tbl_redis_buf_t *out)
+{
+	return mget(r, n, keys, klens, out, NULL);
+}
+
+tbl_redis_status_t tbl_redis_mget_pttl(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                       tbl_redis_buf_t *out, int64_t *pttls_ms)
+{
+	return mget(r, n, keys, klens, out, pttls_ms);
 }
 
 /* SET's arguments: SET key val [PX ms] [NX], in argv/lens (room for 6); returns argc. */

@@ -81,6 +81,11 @@ tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t kl
  * out[i] is {NULL, 0}. n == 0: OK without I/O. */
 tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                   tbl_redis_buf_t *out);
+/* MGET and a PTTL of each key in one round trip (pipelined; not atomic, like GET/PTTL): as tbl_redis_mget,
+ * and pttls_ms[i] the milliseconds left of each key found (-1: no expiry, or missing). A key that expired
+ * between its MGET and its PTTL is missing. */
+tbl_redis_status_t tbl_redis_mget_pttl(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                       tbl_redis_buf_t *out, int64_t *pttls_ms);
 /* SET key val [PX ttl_ms] [NX]. ttl_ms 0 = no expiry. NIL when only_if_absent and the key existed. */
 tbl_redis_status_t tbl_redis_set(tbl_redis_t *r, const char *key, size_t klen, const void *val, size_t vlen,
                                  uint64_t ttl_ms, int only_if_absent);

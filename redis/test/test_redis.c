@@ -180,6 +180,16 @@ static void test_mget_del_exists(void)
 	for (int i = 0; i < 3; i++) tbl_redis_buf_free(&out[i]);
 	CHECK_ST(tbl_redis_mget(r, 0, keys, klens, out), TBL_REDIS_OK);
 
+	/* With each key's PTTL: -1 for no expiry and for a missing key, the milliseconds left otherwise. */
+	int64_t pttls[3] = { 7, 7, 7 };
+	CHECK_ST(tbl_redis_set(r, keys[2], klens[2], vals[2], vlens[2], 30000, 0), TBL_REDIS_OK);
+	CHECK_ST(tbl_redis_mget_pttl(r, 3, keys, klens, out, pttls), TBL_REDIS_OK);
+	CHECK(out[0].len == 3 && memcmp(out[0].data, "one", 3) == 0 && pttls[0] == -1);
+	CHECK(out[1].data == NULL && pttls[1] == -1);
+	CHECK(out[2].len == 6 && memcmp(out[2].data, "th\0ree", 6) == 0 && pttls[2] > 0 && pttls[2] <= 30000);
+	for (int i = 0; i < 3; i++) tbl_redis_buf_free(&out[i]);
+	CHECK_ST(tbl_redis_mget_pttl(r, 0, keys, klens, out, pttls), TBL_REDIS_OK);
+
 	CHECK_ST(tbl_redis_exists(r, keys[0], klens[0]), TBL_REDIS_OK);
 	CHECK_ST(tbl_redis_exists(r, keys[1], klens[1]), TBL_REDIS_NIL);
 	CHECK_ST(tbl_redis_del(r, 3, keys, klens, &n), TBL_REDIS_OK);
