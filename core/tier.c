@@ -53,11 +53,11 @@ uint64_t tbl_tier_stamp(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
 
 tbl_status_t tbl_tier_invalidate(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
 {
+	tbl_status_t st;
+
 	if (klen == 0 || klen > TBL_KEY_MAX) {
 		return TBL_EINVAL;
 	}
-	tbl_status_t st;
-
 	/* Before the delete takes the stripe lock: a fill that checks its stamp after this sees it moved. */
 	atomic_fetch_add_explicit(gen_of_hash(t, tbl_key_hash(t, key, klen, tbl_ns_id(ns))), 1, memory_order_seq_cst);
 	st = tbl_delete(t, ns, key, klen);

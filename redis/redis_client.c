@@ -246,8 +246,10 @@ static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys
 		snprintf(r->conn.err, sizeof(r->conn.err), "%s: MGET of %zu keys is too many", r->conn.where, n);
 		return TBL_REDIS_EREPLY;
 	}
-	const char **argv = malloc((n + 1) * sizeof(*argv) + 2 * n * sizeof(*argv));
-	size_t *lens = malloc((n + 1) * sizeof(*lens) + 2 * n * sizeof(*lens));
+	/* MGET's arguments, then two (PTTL key) for each key when its expiry is asked for too. */
+	size_t nargs = (n + 1) + (pttls ? 2 * n : 0);
+	const char **argv = malloc(nargs * sizeof(*argv));
+	size_t *lens = malloc(nargs * sizeof(*lens));
 	command_t *cmds = malloc(ncmds * sizeof(*cmds));
 	redisReply **replies = malloc(ncmds * sizeof(*replies));
 	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
