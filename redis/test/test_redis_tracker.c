@@ -226,6 +226,30 @@ static void test_frozen_server(void)
 	tbl_redis_tracker_free(t);
 }
 
+/* A PING answered while the tracker's process was not running (a loaded host, a CPU quota) is not
+ * lost: the next poll reads its PONG before holding it against the timeout. */
+static void test_late_poll(void)
+{
+	const unsigned timeout = 200;
+	seen_t seen = { 0 };
+	tbl_redis_tracker_events_t ev = { &seen, on_key, on_flush };
+	tbl_redis_tracker_t *t = tracker("l:", 2, timeout);
+	REQUIRE_ST(tbl_redis_tracker_start(t), TBL_REDIS_OK);
+	uint64_t fresh = 0;
+	for (int i = 0; i < 20 && fresh == 0; i++) CHECK_ST(tbl_redis_tracker_poll(t, 100, 10, &ev, &fresh), TBL_REDIS_OK);
+	REQUIRE(fresh != 0);
+	usleep(10 * 1000);   /* the next PING is sent in a later millisecond than the last */
+	/* No wait and a PING due at once: this poll sends one and returns with it unanswered. */
+	uint64_t sent_after = tbl_redis_monotonic_ms(), first = fresh;
+	CHECK_ST(tbl_redis_tracker_poll(t, 0, 0, &ev, &fresh), TBL_REDIS_OK);
+	CHECK(fresh == first);
+	usleep(3 * timeout * 1000);
+	CHECK_ST(tbl_redis_tracker_poll(t, 0, 60000, &ev, &fresh), TBL_REDIS_OK);
+	CHECK(fresh >= sent_after && fresh > first);
+	CHECK(seen.flushes == 0);
+	tbl_redis_tracker_free(t);
+}
+
 static void test_not_started(void)
 {
 	tbl_redis_tracker_t *t = tracker("n:", 2, 100);
@@ -240,6 +264,7 @@ static const test_case_t tests[] = {
 	TEST_ENTRY(test_freshness),
 	TEST_ENTRY(test_killed_and_restarted),
 	TEST_ENTRY(test_frozen_server),
+	TEST_ENTRY(test_late_poll),
 	TEST_ENTRY(test_not_started),
 };
 
