@@ -210,8 +210,12 @@ uint64_t tbl_tier_stamp(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
 /* tbl_store (set) only while the key's stamp is still `stamp`: TBL_EMISMATCH when it moved. */
 tbl_status_t tbl_fill(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, const tbl_value_t *val, uint32_t ttl,
                       uint64_t stamp);
-/* Advance the key's generation, then delete its copy (TBL_OK, or TBL_ENOTFOUND when there was none). */
+/* Advance the key's generation, then delete its copy (TBL_OK, or TBL_ENOTFOUND when there was none).
+ * A writer's own copy, after its Redis write. */
 tbl_status_t tbl_tier_invalidate(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
+/* The helper's: tbl_tier_invalidate, then count it in tbl_tier_stats' invalidations (release: whoever
+ * reads the count with acquire and sees it move finds the copy gone). */
+tbl_status_t tbl_tier_apply_invalidation(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen);
 /* Advance the tier epoch: every fill in flight fails. A flush calls it, then clears the namespaces. */
 void tbl_tier_advance_all(tbl_t *t);
 /* Freshness: the monotonic ms before which every invalidation is applied (0: none is known to be). */

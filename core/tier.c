@@ -5,8 +5,10 @@
  * A tiered namespace's entries are copies (the L1) of keys whose truth is in Redis. Three rules keep a
  * copy from outliving a change there:
  *   - Invalidation: the helper (redis/tier_helper.c) hears of every changed key. For each, it advances
- *     the key's generation, then deletes the copy (tbl_tier_invalidate). A writer does the same on its
- *     own host after its Redis write, so that it reads its own writes at once.
+ *     the key's generation, then deletes the copy, then counts it (tbl_tier_apply_invalidation). A
+ *     writer does the same on its own host after its Redis write, so that it reads its own writes at
+ *     once, uncounted (tbl_tier_invalidate): the count says what the helper has applied, which is what
+ *     a process waiting for another host's write (or its own write's echo from Redis) can rely on.
  *   - Fills: a miss takes the key's stamp (tbl_tier_stamp) before it reads Redis, and stores what it
  *     read with tbl_fill, which checks under the key's stripe lock that the stamp has not moved. The
  *     invalidation advances the generation before it takes that lock to delete: if it came first, the
@@ -61,8 +63,17 @@ tbl_status_t tbl_tier_invalidate(tbl_t *t, tbl_ns_t ns, const char *key, size_t 
 	/* Before the delete takes the stripe lock: a fill that checks its stamp after this sees it moved. */
 	atomic_fetch_add_explicit(gen_of_hash(t, tbl_key_hash(t, key, klen, tbl_ns_id(ns))), 1, memory_order_seq_cst);
 	st = tbl_delete(t, ns, key, klen);
-	/* Counted once applied: whoever sees the count move can rely on the copy being gone. */
-	atomic_fetch_add_explicit(&t->hdr->tier_invalidations, 1, memory_order_release);
+	return st;
+}
+
+tbl_status_t tbl_tier_apply_invalidation(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
+{
+	tbl_status_t st = tbl_tier_invalidate(t, ns, key, klen);
+
+	if (st != TBL_EINVAL) {
+		/* Counted once applied: whoever sees the count move can rely on the copy being gone. */
+		atomic_fetch_add_explicit(&t->hdr->tier_invalidations, 1, memory_order_release);
+	}
 	return st;
 }
 

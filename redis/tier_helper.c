@@ -6,8 +6,9 @@
  *      namespaces: whatever the L1 holds may predate changes nobody told us about.
  *   2. Connect and turn broadcast tracking on for the prefix (redis_tracker.h), then clear again: the
  *      L1 may have been filled between step 1 and the moment tracking started.
- *   3. Poll: apply each invalidated key (tbl_tier_invalidate), clear on a flush, and publish the time
- *      of the latest answered PING as the L1's freshness: every invalidation sent before it is applied.
+ *   3. Poll: apply each invalidated key (tbl_tier_apply_invalidation), clear on a flush, and publish
+ *      the time of the latest answered PING as the L1's freshness: every invalidation sent before it is
+ *      applied.
  *   4. On any error (connection lost, server frozen, restarted, failed over): publish "not fresh" at
  *      once and go back to 1, retrying with a growing pause (up to a second).
  * Once a second it checks that it is still the table's helper and that another process still uses the
@@ -82,7 +83,7 @@ static void on_key(void *ctx, const char *rkey, size_t rlen)
 		 * it takes its stamp, and its read comes after this change). */
 		return;
 	}
-	tbl_tier_invalidate(h->t, ns, key, klen);
+	tbl_tier_apply_invalidation(h->t, ns, key, klen);
 }
 
 static void on_flush(void *ctx)

@@ -66,6 +66,33 @@ TBL_TEST(test_invalidation_deletes_and_stops_fills_in_flight)
 	tbl_destroy(t);
 }
 
+/* Only the helper's invalidations are counted: a process that waits for the count to move (for another
+ * host's write, or for the echo of its own) must not be misled by a writer dropping its own copy. */
+TBL_TEST(test_only_the_helpers_invalidations_are_counted)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	char buf[16];
+	uint64_t stamp;
+	tbl_tier_stats_t st;
+
+	REQUIRE(t != NULL);
+	CHECK(fixture_set(t, 0, "k", "cached", 0) == TBL_OK);
+	CHECK(tbl_tier_invalidate(t, 0, "k", 1) == TBL_OK);
+	tbl_tier_stats(t, &st);
+	CHECK_EQ_U64(st.invalidations, 0);
+	CHECK(fixture_set(t, 0, "k", "cached", 0) == TBL_OK);
+	stamp = tbl_tier_stamp(t, 0, "k", 1);
+	CHECK(tbl_tier_apply_invalidation(t, 0, "k", 1) == TBL_OK);
+	CHECK(fixture_get(t, 0, "k", buf, sizeof(buf)) == TBL_ENOTFOUND);
+	CHECK(tbl_tier_stamp(t, 0, "k", 1) != stamp);
+	/* With no copy it is still applied (the stamp moves), and counted. */
+	CHECK(tbl_tier_apply_invalidation(t, 0, "k", 1) == TBL_ENOTFOUND);
+	CHECK(tbl_tier_apply_invalidation(t, 0, "", 0) == TBL_EINVAL);
+	tbl_tier_stats(t, &st);
+	CHECK_EQ_U64(st.invalidations, 2);
+	tbl_destroy(t);
+}
+
 TBL_TEST(test_advancing_the_epoch_stops_every_fill_in_flight)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
@@ -249,6 +276,7 @@ TBL_TEST(test_a_fill_racing_invalidations_never_leaves_a_stale_copy)
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_fill_stores_while_the_stamp_holds),
 	TBL_TEST_ENTRY(test_invalidation_deletes_and_stops_fills_in_flight),
+	TBL_TEST_ENTRY(test_only_the_helpers_invalidations_are_counted),
 	TBL_TEST_ENTRY(test_advancing_the_epoch_stops_every_fill_in_flight),
 	TBL_TEST_ENTRY(test_freshness_and_the_helpers_place),
 	TBL_TEST_ENTRY(test_others_alive_sees_the_creator_and_slot_holders),
