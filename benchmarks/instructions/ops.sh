@@ -53,7 +53,14 @@ SAME_ON_ANY_CPU+=,-AVX_Fast_Unaligned_Load,-ERMS,-FSRM,-SSSE3,-SSE4_1,-SSE4_2,-B
 SAME_ON_ANY_CPU+=,-POPCNT,-RTM,-XSAVEC,-Prefer_No_VZEROUPPER,-Slow_BSF,Fast_Unaligned_Load,Fast_Unaligned_Copy
 SAME_ON_ANY_CPU+=:glibc.cpu.x86_data_cache_size=0x8000:glibc.cpu.x86_shared_cache_size=0x100000
 SAME_ON_ANY_CPU+=:glibc.cpu.x86_non_temporal_threshold=0xc0000:glibc.cpu.x86_rep_movsb_threshold=0x800
-SAME_ON_ANY_CPU+=:glibc.cpu.x86_rep_stosb_threshold=0x800
+SAME_ON_ANY_CPU+=:glibc.cpu.x86_rep_stosb_threshold=0x800:glibc.cpu.x86_memset_non_temporal_threshold=0xc0000
+# glibc ignores what it does not know (the last setting is new in 2.40), so ask its loader whether the
+# settings took.
+if [ "$(uname -m)" = x86_64 ] && [ -x /lib64/ld-linux-x86-64.so.2 ]; then
+	diag=$(GLIBC_TUNABLES=$SAME_ON_ANY_CPU /lib64/ld-linux-x86-64.so.2 --list-diagnostics 2>/dev/null)
+	grep -qx 'x86.cpu_features.non_temporal_threshold=0xc0000' <<<"$diag" ||
+		fail "glibc did not take GLIBC_TUNABLES=$SAME_ON_ANY_CPU (ld.so --list-diagnostics): the counts would follow this CPU"
+fi
 
 count() { # SUBJECT OPERATION MODE -> instructions of the whole run
 	local ext=(-d "extension=$SO") out
