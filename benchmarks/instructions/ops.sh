@@ -19,8 +19,8 @@
 # host once failed one figure by more than the tolerance with no change to any code it runs; on the
 # machine the baselines came from, hiding ERMS and FSRM alone moves get-zero-copy by 4%.
 # So every run here tells glibc (GLIBC_TUNABLES) to take its plain SSE2 variants and fixed cache sizes,
-# which every x86-64 host has: the figures are the same on any of them, and a little above what the
-# host's own variants would cost.
+# which every x86-64 host has: glibc's share of the figures no longer follows the host (shown on one CPU
+# only), and they are a little above what the host's own variants would cost.
 # Installs valgrind and APCu unless NO_INSTALL=1. Ends with `instructions: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
