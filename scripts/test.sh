@@ -320,7 +320,9 @@ run_phpt() {
 	# run-tests.php runs in a session of its own, so that whatever a test leaves running (a worker
 	# orphaned when run-tests kills a timed-out test, for instance) can be found and ended afterwards.
 	local sidfile="$B/phpt.sid" left
-	NO_INTERACTION=1 setsid --wait bash -c 'echo $$ >"$0"; exec "$@"' "$sidfile" \
+	# Each test's time goes to a JUnit file, for the list of the slowest below (the budget's first suspects).
+	rm -f "$B/junit.xml"
+	TEST_PHP_JUNIT="$B/junit.xml" NO_INTERACTION=1 setsid --wait bash -c 'echo $$ >"$0"; exec "$@"' "$sidfile" \
 		"$PHP_BIN" "$rt" "${args[@]}" "${paths[@]}" 2>&1 | sed -u "s|$B/||g" | tee "$plog"
 	local rc=${PIPESTATUS[0]}
 	# (Zombies are left out: they have ended, and only wait for an init that reaps late.)
@@ -348,6 +350,11 @@ run_phpt() {
 			[ -s "$base.diff" ] || { [ -s "$base.out" ] && { echo "--- ${base#$B/}.out"; head -n 40 "$base.out"; echo; }; }
 		done
 		echo "(full outputs kept under ${T#$TABLE_ROOT/})"
+	fi
+	if [ -s "$B/junit.xml" ]; then
+		echo "slowest tests ($LABEL), seconds:"
+		sed -nE "s|^<testcase name='[^']*/tests/([^' ]+\.phpt) [^']*' time='([0-9.]+)'.*|\2 \1|p" "$B/junit.xml" |
+			sort -rn | head -n 8 | awk '{ printf "  %7.1f  %s\n", $1, $2 }'
 	fi
 	local nl
 	nl=$(grep -cE '^(X?LEAKED|LEAK&)' "$results")
