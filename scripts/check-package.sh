@@ -103,7 +103,7 @@ shipped_files() {
 			# the PHPT suite
 			tests/*.phpt|tests/*.inc) r=test ;;
 			# documentation, and the ini file packagers install (see docs/install.md)
-			README.md|LICENSE|CHANGELOG.md|core/DESIGN.md|table.ini) r=doc ;;
+			README.md|CONTRIBUTING.md|LICENSE|CHANGELOG.md|core/DESIGN.md|table.ini) r=doc ;;
 			# the status page (drop-in, like APCu's apc.php) and the README's pictures
 			status/test/*) continue ;;
 			status/*.php|status/*.md|docs/img/*.png|docs/img/*.svg) r=doc ;;

@@ -36,7 +36,9 @@
 #                         cached in /var/cache/table-ci, entered with chroot in a mount namespace of its
 #                         own) on Debian 13's PHP, with the build in build/debian13/ [TABLE_BUILD_DIR]
 #   --label=NAME          name of the PHPT layer and build dir (default: release|debug[-igbinary])
-#   -jN                   parallel jobs for make and run-tests (default: nproc)  [JOBS]
+#   -jN                   parallel jobs for make and the C tests (default: nproc)  [JOBS]
+#   PHPT_JOBS=N           parallel PHPT tests (default: twice JOBS: many tests wait on their children,
+#                         a TTL or a server, and at JOBS the cores sat half idle)
 #
 # The extension is built in build/<label>/ (gitignored) from a fresh copy of the sources, the PHPT
 # files run from a copy in build/<label>/tests, and the core layers build in build/core/, so a run never
@@ -92,7 +94,7 @@ if [ $IN_TREE = 1 ]; then
 	for a in "${ARGS[@]+"${ARGS[@]}"}"; do [ "$a" = --debian13 ] || inner+=("$a"); done
 	# The checkout is /table in the tree; its builds go to build/debian13/, apart from the host's.
 	TABLE_TREE_ENV="TABLE_BUILD_DIR=/table/build/debian13 TEST_LAYERS=${TEST_LAYERS:-} \
-TEST_SKIP_LAYERS=${TEST_SKIP_LAYERS:-} REDIS_TESTS_REQUIRED=${REDIS_TESTS_REQUIRED:-} FUZZ_TIME=${FUZZ_TIME:-} PHPT_TIMEOUT=${PHPT_TIMEOUT:-} JOBS=$JOBS" \
+TEST_SKIP_LAYERS=${TEST_SKIP_LAYERS:-} REDIS_TESTS_REQUIRED=${REDIS_TESTS_REQUIRED:-} FUZZ_TIME=${FUZZ_TIME:-} PHPT_TIMEOUT=${PHPT_TIMEOUT:-} PHPT_JOBS=${PHPT_JOBS:-} JOBS=$JOBS" \
 		bash scripts/debian-tree.sh run bash scripts/test.sh "${inner[@]+"${inner[@]}"}"
 	exit
 fi
@@ -143,12 +145,17 @@ log "layers: $LAYERS"
 # --- bookkeeping ---------------------------------------------------------------------------------------
 TOTAL_P=0 TOTAL_F=0 TOTAL_S=0
 SUMMARY=()
+# Each line ends with the seconds since the one before ([Ns]): layers run one after another, so that is the
+# layer's time (with whatever was installed or built for it).
+LAST_RECORD=$SECONDS
 record() { # layer passed failed [skipped] [note]
 	local s=${4:-0} line
 	TOTAL_P=$((TOTAL_P + $2)) TOTAL_F=$((TOTAL_F + $3)) TOTAL_S=$((TOTAL_S + s))
 	line="$1: $2 passed, $3 failed"
 	[ "$s" -gt 0 ] && line="$line, $s skipped"
 	[ -n "${5:-}" ] && line="$line ($5)"
+	line="$line [$((SECONDS - LAST_RECORD))s]"
+	LAST_RECORD=$SECONDS
 	SUMMARY+=("$line")
 	[ -n "${RECORD_QUIET:-}" ] || echo "$line"
 }
@@ -306,7 +313,8 @@ run_phpt() {
 	local timeout=${PHPT_TIMEOUT:-$([ "$VALGRIND" = 1 ] && echo 600 || echo 300)}
 	local args=(-P -q --no-progress --no-color --set-timeout "$timeout" -W "$results"
 		-d "extension=$EXT_SO" -d zend.signal_check=1 -d display_startup_errors=1)
-	[ "$JOBS" -gt 1 ] && args+=("-j$JOBS")
+	local jobs=${PHPT_JOBS:-$((2 * JOBS))}
+	[ "$jobs" -gt 1 ] && args+=("-j$jobs")
 	# PCRE's JIT code reads memory memcheck cannot follow ("conditional jump depends on uninitialised
 	# value" in unnamed code): a PHP that does not turn it off under valgrind by itself, as Debian's release
 	# builds do not, gets it turned off here.
