@@ -53,8 +53,13 @@ var_dump(Table::get('c'), Table::exists('lock'));
 // the old owner releases. Pipes order the steps; only the expiry itself needs time to pass.
 [$toA, $fromParent] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
 $a = table_child_start(function () use ($fromParent) {
-    $took = Table::add('lock', 'owner-a', 2);
-    $checked = Table::get('lock') === 'owner-a';   // the check: still ours
+    // The lock lives at least 2 s: a run with a stall that long before the check is done again (after
+    // taking back its own lock, should it still be there).
+    [$took, $checked] = table_unstalled(1.5, function () {
+        Table::deleteIf('lock', 'owner-a');
+        $took = Table::add('lock', 'owner-a', 2);
+        return [$took, Table::get('lock') === 'owner-a'];   // the check: still ours
+    });
     fwrite($fromParent, 'c');
     fread($fromParent, 1);                           // ... the TTL runs out, owner-b takes the lock ...
     return [$took, $checked, Table::deleteIf('lock', 'owner-a')];

@@ -52,7 +52,7 @@ echo "holders stats() counts: ", Table::stats()['pins'], "\n";
 var_dump(table_wait_until(function () {
     Table::set('k', ['blob' => str_repeat('n', 300000)]);
     return Table::stats()['held_entries'] === 0;
-}, 30));
+}));
 $failed = 0;
 for ($i = 0; $i < 100; $i++) {
     $failed += (int) !Table::set('k', ['blob' => str_repeat(chr(65 + $i % 26), 300000)]);

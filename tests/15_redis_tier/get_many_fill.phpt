@@ -29,7 +29,7 @@ var_dump(tier_do_fresh($b, '$c = function () { $s = Shm\Table::stats(); return [
 
 // A write on A drops B's copy: B's getMany sees the new value.
 tier_do($a, 'return Shm\Table::set("g1", "changed", null, "shared");');
-var_dump(table_wait_until(fn () => tier_do($b, "return Shm\\Table::getMany(['g1'], 'shared');") === ['g1' => 'changed'], 30.0));
+var_dump(table_wait_until(fn () => tier_do($b, "return Shm\\Table::getMany(['g1'], 'shared');") === ['g1' => 'changed']));
 seg_wait($a);
 seg_wait($b);
 ?>

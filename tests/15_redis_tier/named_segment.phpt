@@ -28,7 +28,7 @@ var_dump(table_wait_until(function () use ($x, $y, $xHit, &$s) {
     }
     $s = tier_do_fresh($y, '$h = Shm\Table::stats()["hits"]; $v = Shm\Table::get("k", "shared"); $st = Shm\Table::stats(); return [$v, $st["hits"] - $h, $st["redis"]];');
     return $s !== null && $s[2]['flushes'] === $flushes;
-}, 60.0));
+}));
 $sx = tier_do($x, 'return Shm\Table::stats()["redis"];');
 echo "y reads: $s[0], from the shared L1: ", var_export($s[1] === 1 && $s[2]['fresh'], true), "\n";
 echo "one helper: ", var_export($s[2]['helper_pid'] === $sx['helper_pid'] && $sx['helper_starts'] === 1, true), "\n";
@@ -42,7 +42,7 @@ usleep(2500 * 1000);
 $fresh = table_wait_until(function () use ($y, &$s) {
     $s = tier_do($y, 'Shm\Table::get("k", "shared"); return Shm\Table::stats()["redis"];');
     return $s['fresh'];
-}, 30.0);
+});
 echo "helper stays while y uses the segment: ", var_export($fresh && $s['helper_pid'] === $sx['helper_pid'] && $s['helper_starts'] === 1, true), "\n";
 seg_wait($y);
 ?>
