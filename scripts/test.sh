@@ -38,7 +38,8 @@
 #   --label=NAME          name of the PHPT layer and build dir (default: release|debug[-igbinary])
 #   -jN                   parallel jobs for make and the C tests (default: nproc)  [JOBS]
 #   PHPT_JOBS=N           parallel PHPT tests (default: twice JOBS: many tests wait on their children,
-#                         a TTL or a server, and at JOBS the cores sat half idle)
+#                         a TTL or a server, and at JOBS the cores sat half idle; under valgrind, where
+#                         the tests keep the cores busy, JOBS)
 #
 # The extension is built in build/<label>/ (gitignored) from a fresh copy of the sources, the PHPT
 # files run from a copy in build/<label>/tests, and the core layers build in build/core/, so a run never
@@ -313,7 +314,7 @@ run_phpt() {
 	local timeout=${PHPT_TIMEOUT:-$([ "$VALGRIND" = 1 ] && echo 600 || echo 300)}
 	local args=(-P -q --no-progress --no-color --set-timeout "$timeout" -W "$results"
 		-d "extension=$EXT_SO" -d zend.signal_check=1 -d display_startup_errors=1)
-	local jobs=${PHPT_JOBS:-$((2 * JOBS))}
+	local jobs=${PHPT_JOBS:-$(( VALGRIND == 1 ? JOBS : 2 * JOBS ))}
 	[ "$jobs" -gt 1 ] && args+=("-j$jobs")
 	# PCRE's JIT code reads memory memcheck cannot follow ("conditional jump depends on uninitialised
 	# value" in unnamed code): a PHP that does not turn it off under valgrind by itself, as Debian's release
