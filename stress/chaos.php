@@ -29,9 +29,12 @@
  * entries that killed readers might still see has to be reclaimed by reaping their slots.
  *
  * Nothing can hang: a worker slot that completes no operation for --hang seconds (default 5; a respawned
- * worker has to complete operations too) is a hang, reported with its kernel wait channel; the probe has
- * its own deadline; and a global alarm
- * (--deadline, default seconds + 90) kills every process this script started. The supervisor itself never
+ * worker has to complete operations too) is suspected of hanging; the supervisor then stops SIGKILLing
+ * that slot and gives its worker --hang seconds more: one that completes an operation was only killed,
+ * again and again, before it could (a slow start on a loaded machine) and is SIGKILLed as before; one that
+ * does not is a hang, reported with its kernel wait channel. The probe has its own deadline; and a global
+ * alarm
+ * (--deadline, default seconds + 120) kills every process this script started. The supervisor itself never
  * calls the table while workers run, so it cannot be wedged by it.
  *
  * On a named segment (--segment NAME [--segment-dir DIR], README "Which processes share one table"), the
@@ -85,7 +88,7 @@ declare(strict_types=1);
 
 $opt = [
     'subject' => 'table', 'seconds' => 6.0, 'workers' => 4, 'keys' => 2000, 'counters' => 16,
-    'seed' => random_int(1, 1 << 30), 'hang' => 5.0, 'deadline' => 0.0, 'probe-timeout' => 30.0,
+    'seed' => random_int(1, 1 << 30), 'hang' => 5.0, 'deadline' => 0.0, 'probe-timeout' => 60.0,
     'kill-min-ms' => 20, 'kill-max-ms' => 120, 'v' => false, 'allow-evictions' => false, 'allow-oom' => false,
     'segment' => '', 'segment-dir' => '', 'spawn' => 'fork',
     'large' => false, 'value-bytes' => '', 'readers' => 0,
@@ -131,7 +134,7 @@ if ($opt['large']) {
 }
 $opt['allow-evictions'] = $opt['allow-evictions'] || $opt['allow-oom'];
 if ($opt['deadline'] <= 0) {
-    $opt['deadline'] = $opt['seconds'] + 90;
+    $opt['deadline'] = $opt['seconds'] + 120;
 }
 $opt['workers'] = max(1, $opt['workers']);
 $opt['readers'] = max(0, $opt['readers']);
@@ -1136,6 +1139,8 @@ $errorCount = 0;
 $oomWrites = 0;
 $unexpected = [];
 $hangs = [];
+$suspects = [];     // slot => when it was suspected of hanging: not SIGKILLed until it completes an operation
+$cleared = 0;       // suspects that then completed an operation
 $confirmed = array_fill(0, $opt['counters'], 0);
 $slack = array_fill(0, $opt['counters'], 0);
 $gen = 0;
@@ -1255,10 +1260,12 @@ $hung = false;
 $minKills = max(10, (int) ($opt['seconds'] * 1000 / $opt['kill-max-ms']));
 $minOps = VALUE_BYTES === null ? 1000 : 200;   // large values: milliseconds an operation
 $extendUntil = $end + max(0.0, min(40.0, $opt['deadline'] - $opt['seconds'] - $opt['probe-timeout'] - 15));
-while (!$hung && (($now = microtime(true)) < $end || (($kills < $minKills || $opsDone <= $minOps) && $now < $extendUntil))) {
+// A suspect is judged before the run ends (within --hang seconds of its suspicion, and the global deadline).
+while (!$hung && (($now = microtime(true)) < $end || (($kills < $minKills || $opsDone <= $minOps) && $now < $extendUntil)
+        || ($suspects && $now < $extendUntil + 2 * $opt['hang']))) {
     $read = sockets_of($workers);
     $wr = $ex = null;
-    $wait = max(0.0, min($nextKill, $now < $end ? $end : $extendUntil) - $now);
+    $wait = max(0.0, min($nextKill, max($now < $end ? $end : $extendUntil, $suspects ? $extendUntil + 2 * $opt['hang'] : 0.0)) - $now);
     if ($read && @stream_select($read, $wr, $ex, 0, (int) min(50000, $wait * 1e6)) > 0) {
         foreach ($read as $s) {
             foreach ($workers as $w => $x) {
@@ -1286,8 +1293,7 @@ while (!$hung && (($now = microtime(true)) < $end || (($kills < $minKills || $op
         }
     }
     $now = microtime(true);
-    if ($now >= $nextKill) {
-        $w = array_rand($workers);
+    if ($now >= $nextKill && ($w = array_rand(array_diff_key($workers, $suspects) ?: [-1 => null])) >= 0) {
         $pid = $workers[$w]['pid'];
         posix_kill($pid, SIGKILL);
         pcntl_waitpid($pid, $st);
@@ -1300,12 +1306,21 @@ while (!$hung && (($now = microtime(true)) < $end || (($kills < $minKills || $op
         $bury($w);
         $start_worker($w);
         $respawns++;
+    }
+    if ($now >= $nextKill) {
         $nextKill = microtime(true) + mt_rand($opt['kill-min-ms'], $opt['kill-max-ms']) / 1000;
     }
     foreach ($workers as $w => $x) {
-        if ($now - $x['last'] > $opt['hang']) {
-            $hangs[] = sprintf('worker slot %d (pid %d, alive %.2f s, %d ops) completed no operation for %.1f s: %s',
-                $w, $x['pid'], max(0.0, $now - $x['born']), $x['ops'], $now - $x['last'], where_is($x['pid']));
+        if (isset($suspects[$w]) && $x['last'] > $suspects[$w]) {
+            unset($suspects[$w]);               // it completes operations when it is not killed first
+            $cleared++;
+        } elseif (isset($suspects[$w]) ? $now - $suspects[$w] > $opt['hang'] : $now - $x['last'] > $opt['hang']) {
+            if (!isset($suspects[$w])) {
+                $suspects[$w] = $now;           // spare it from SIGKILLs and give it --hang seconds more
+                continue;
+            }
+            $hangs[] = sprintf('worker slot %d (pid %d, alive %.2f s, %d ops) completed no operation for %.1f s, the last %.1f s of them spared from SIGKILLs: %s',
+                $w, $x['pid'], max(0.0, $now - $x['born']), $x['ops'], $now - $x['last'], $now - $suspects[$w], where_is($x['pid']));
             $hung = true;
         }
     }
@@ -1350,8 +1365,9 @@ foreach ($unexpected as $u) {
 foreach ($hangs as $h) {
     note("  HANG: $h");
 }
-check($hangs === [], "no operation hangs (watchdog: a worker slot that completes no operation for {$opt['hang']} s)",
-    $hangs ? count($hangs) . ' hung worker(s)' : '');
+check($hangs === [], "no operation hangs (watchdog: a worker slot that completes no operation for {$opt['hang']} s, then for {$opt['hang']} s more spared from SIGKILLs)",
+    implode('; ', array_filter([$hangs ? count($hangs) . ' hung worker(s)' : '',
+        $cleared ? "$cleared slot(s) were slow to complete an operation under SIGKILLs, and did once spared" : ''])));
 check($kills >= $minKills || $hung,
     'the supervisor SIGKILLed workers throughout the run', "$kills SIGKILLs in " . sprintf('%.1f s', $runTime));
 check($opsDone > $minOps, 'the workers made progress', "$opsDone operations in " . sprintf('%.1f s', $runTime));

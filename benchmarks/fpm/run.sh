@@ -23,6 +23,10 @@
 # expected (with auto or 1: every Table read zero-copy; with 0: every read copied) and no worker still
 # pinned once its requests have ended. Last, requests that read arrays and then write run until long after
 # the table is full (www/full_write.php): not one of their writes may fail.
+# A busy machine changes the numbers, never a check: wrk's --timeout is past any run (a slow response is not
+# an error), the full-table phase runs rounds of --seconds until one has run from start to end on a table
+# that had already evicted (120 s of rounds at most), and "nothing pinned" is waited for (up to 30 s),
+# since a request wrk gave up on when it stopped may still be running in a worker.
 #
 # Prints the mode the table ran in (ini_get('table.zero_copy'), false where the build has no such setting,
 # and the entries of Shm\Table::stats() that name zero_copy, pin, retired or copied, read after the runs),
@@ -191,7 +195,7 @@ code() { curl -s -o /dev/null -m 30 -w '%{http_code}' "$URL/$1"; }
 json() { php -n -r '$v = json_decode(stream_get_contents(STDIN), true); foreach (explode("/", $argv[1]) as $k) { $v = is_array($v) ? ($v[$k] ?? null) : null; } echo match (true) { $v === null => "null", is_bool($v) => ($v ? "true" : "false"), is_scalar($v) => $v, default => json_encode($v) };' "$1"; }
 
 # FPM first: a request nginx passes on before FPM listens is a 502 and an error in nginx's log.
-if ! fpm_wait_for 15 'grep -q "ready to handle connections" "$DIR/fpm-error.log" 2>/dev/null && [ "$(code mode.php)" = 200 ]'; then
+if ! fpm_wait_for 60 'grep -q "ready to handle connections" "$DIR/fpm-error.log" 2>/dev/null && [ "$(code mode.php)" = 200 ]'; then
 	bad "php-fpm and nginx start and serve mode.php" "$(tail -n 5 "$DIR/fpm-error.log" "$DIR/fpm-stdout.log" "$DIR/nginx-error.log" "$DIR/php-error.log" 2>/dev/null | tr '\n' ' ')"
 	finish
 fi
@@ -223,8 +227,8 @@ check '[[ "$T0" == "ok $KEYS "* ]] && [ "$T0" = "$A0" ]' "table.php and apcu.php
 
 # --- wrk -----------------------------------------------------------------------------------------------
 QUERY="n=$RECORDS&keys=$KEYS"
-WRK=(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s")
-for s in table apcu; do wrk -t2 -c"$CONNECTIONS" -d1s "$URL/$s.php?$QUERY" >"$DIR/wrk-warmup-$s.txt" 2>&1; done
+WRK=(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 60s)
+for s in table apcu; do wrk -t2 -c"$CONNECTIONS" -d1s --timeout 60s "$URL/$s.php?$QUERY" >"$DIR/wrk-warmup-$s.txt" 2>&1; done
 declare -A RPS=([table]="" [apcu]="")
 for r in $(seq 1 "$REPEAT"); do
 	for s in table apcu; do
@@ -239,10 +243,11 @@ for r in $(seq 1 "$REPEAT"); do
 done
 
 # --- mode, logs ----------------------------------------------------------------------------------------
-MODE=$(get mode.php)
 # The mode the workers ran in: what table.zero_copy (auto unless given) makes of the fpm-fcgi SAPI. Zero-
-# copy reads pin a worker until its request ends; with no request in flight but this one (which reads
-# nothing), no slot may still be pinned.
+# copy reads pin a worker until its request ends; once no request is in flight but this one (which reads
+# nothing), no slot may still be pinned: wait for that (a request wrk gave up on may still be running),
+# up to 30 s, which only a pin that outlives its request does not give.
+fpm_wait_for 30 'MODE=$(get mode.php); [ "$(json stats/pins <<<"$MODE")" = 0 ]'
 ZC_ON=$(json stats/zero_copy <<<"$MODE")
 ZC_READS=$(json stats/zero_copy_reads <<<"$MODE")
 COPIED=$(json stats/copied_reads <<<"$MODE")
@@ -266,13 +271,24 @@ check '[ -z "$NGXERR" ]' "nginx logged no error" "$NGXERR"
 # Requests that read arrays (zero-copy under auto) and then write, until and long after the table is full
 # (www/full_write.php: 20 writes of 32 KB each): not one write may fail, and the table must have evicted.
 # Zero-copy holds keep only the entries a request was handed, so a full table keeps taking writes.
-FULL_OUT="$DIR/wrk-full-write.txt"
-"${WRK[@]}" "$URL/full_write.php?n=50&w=20&size=32768&keys=$KEYS" >"$FULL_OUT" 2>&1
-FULL_N=$(sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' "$FULL_OUT")
-FULL_ERRS=$(grep -E 'Non-2xx|Socket errors' "$FULL_OUT" | tr '\n' ' ')
-FULL=$(get "full_write.php?report=1")
+# How many requests fill the table is the machine's business: rounds of --seconds run until one has begun
+# on a table that has already evicted (so that it writes into a full table from start to end); 120 s of
+# rounds that never get there fail the check (no evictions, or a failed write).
+FULL_N=0 FULL_ERRS="" FULL_ROUNDS=0 FULL_BEFORE=0
+while [ "$FULL_BEFORE" = 0 ] && [ $((FULL_ROUNDS * DURATION)) -lt 120 ]; do
+	FULL_BEFORE=$(json evictions <<<"$(get "full_write.php?report=1")")
+	[[ "$FULL_BEFORE" =~ ^[0-9]+$ ]] || FULL_BEFORE=0
+	FULL_ROUNDS=$((FULL_ROUNDS + 1))
+	FULL_OUT="$DIR/wrk-full-write-$FULL_ROUNDS.txt"
+	"${WRK[@]}" "$URL/full_write.php?n=50&w=20&size=32768&keys=$KEYS" >"$FULL_OUT" 2>&1
+	FULL_N=$((FULL_N + $(sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' "$FULL_OUT" | grep . || echo 0)))
+	FULL_ERRS="$FULL_ERRS$(grep -E 'Non-2xx|Socket errors' "$FULL_OUT" | tr '\n' ' ')"
+	[ -z "$FULL_ERRS" ] || break
+done
+# no worker holding entries once the requests have ended (one wrk gave up on may still be running)
+fpm_wait_for 30 'FULL=$(get "full_write.php?report=1"); [ "$(json pins <<<"$FULL")" = 0 ]'
 check '[ "${FULL_N:-0}" -gt 0 ] && [ -z "$FULL_ERRS" ] && [ "$(json evictions <<<"$FULL")" -gt 0 ] && [ "$(json oom <<<"$FULL")" = 0 ] && [ "$(json pins <<<"$FULL")" = 0 ]' \
-	"full table: ${FULL_N:-?} requests read arrays, then wrote 20 x 32 KB each: failed writes (oom) $(json oom <<<"$FULL") (must be 0), evictions $(json evictions <<<"$FULL") (must be > 0: the table was full), no worker holding entries afterwards" "${FULL_ERRS:-$FULL} $(tail -n 3 "$FULL_OUT" | tr '\n' ' ')"
+	"full table: ${FULL_N:-?} requests in $FULL_ROUNDS round(s) of ${DURATION} s read arrays, then wrote 20 x 32 KB each: failed writes (oom) $(json oom <<<"$FULL") (must be 0), evictions $(json evictions <<<"$FULL") (must be > 0: the table was full), no worker holding entries afterwards" "${FULL_ERRS:-$FULL} $(tail -n 3 "$FULL_OUT" | tr '\n' ' ')"
 
 # --- report --------------------------------------------------------------------------------------------
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }

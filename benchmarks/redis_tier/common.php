@@ -38,8 +38,9 @@ function tier_encode_string(string $s): string
 }
 
 // Read $key (tiered) until this host's helper runs and the L1 is fresh; the helper is started by a read
-// that finds the L1 not fresh.
-function tier_wait_fresh(string $key, float $timeout = 15.0): void
+// that finds the L1 not fresh. The timeout only catches a helper that never comes: a busy machine may take
+// seconds to start one.
+function tier_wait_fresh(string $key, float $timeout = 60.0): void
 {
     $end = hrtime(true) + (int) ($timeout * 1e9);
     while (!Table::stats()['redis']['fresh']) {

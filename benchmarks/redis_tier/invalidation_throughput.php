@@ -89,8 +89,9 @@ foreach ($procs as $w => [$p, $in, $out]) {
 }
 $tStop = hrtime(true);
 $atStop = Table::stats()['redis']['invalidations'] - $inv0;
-// Drain: the helper applies what Redis has sent by now.
-$drainEnd = $tStop + 5_000_000_000;
+// Drain: the helper applies what Redis has sent by now. The deadline only catches invalidations that are
+// never applied (drain_ms reports how long it took): a busy machine may keep the helper waiting for seconds.
+$drainEnd = $tStop + 60_000_000_000;
 do {
     $s = Table::stats()['redis'];
     $maxAge = max($maxAge, $s['fresh_age_ms']);
@@ -102,7 +103,7 @@ do {
 } while (hrtime(true) < $drainEnd);
 $drainMs = (hrtime(true) - $tStop) / 1e6;
 if ($applied < $writes) {
-    tier_fail("the helper applied $applied invalidations of $writes writes within 5 s of the writers' end");
+    tier_fail("the helper applied $applied invalidations of $writes writes within 60 s of the writers' end");
 }
 tier_result(['case' => 'd', 'row' => "$writers writer" . ($writers > 1 ? 's' : ''), 'writers' => $writers,
     'writes_per_s' => $writes / ($writeNs / 1e9), 'inval_per_s' => $atStop / (($tStop - $t0) / 1e9),

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "epoch.h"
 #include "sync.h"
@@ -205,6 +206,7 @@ TBL_TEST(test_lock_free_increments_stay_exact_against_racing_writers)
 typedef struct move_record {
 	_Atomic uint32_t ready;        /* incrementers past their first round: the writer starts */
 	_Atomic uint32_t filled;       /* the writer is done: the incrementers stop */
+	_Atomic uint32_t rounds[2];    /* full rounds over every counter, per incrementer */
 	_Atomic int64_t added[MOVE_COUNTERS];     /* increments that returned TBL_OK */
 	_Atomic uint32_t created[MOVE_COUNTERS];  /* of them, those that returned 1: the key was missing */
 	uint64_t at[MOVE_COUNTERS];    /* incrementer 0: where it last saw each counter */
@@ -232,6 +234,9 @@ static int incr_round_robin(tbl_t *t, int id)
 		if (i == MOVE_COUNTERS) {
 			atomic_fetch_add(&moves->ready, 1);
 		}
+		if (c == MOVE_COUNTERS - 1) {
+			atomic_fetch_add(&moves->rounds[id], 1);
+		}
 		if (id == 0) {
 			tbl_view_t v;
 
@@ -248,9 +253,23 @@ static int incr_round_robin(tbl_t *t, int id)
 	return 0;
 }
 
+static uint32_t fewest_rounds(void)
+{
+	uint32_t a = atomic_load(&moves->rounds[0]), b = atomic_load(&moves->rounds[1]);
+
+	return a < b ? a : b;
+}
+
+/* The writer goes in batches, and after each waits until both incrementers have made a round over every
+ * counter since the batch began: the counters are read (and their gdsf priority raised) all through the
+ * fill, and incrementer 0 looks at each between batches, however the machine schedules the three
+ * processes. Without that, a loaded machine that kept the incrementers off the CPU for the whole fill
+ * let it evict every counter, or move them unseen (whole and relocated below then come out 0). The
+ * wait is bounded (a minute: for a hang, an incrementer that failed and returned) and then goes on. */
 static int fill_while_counting(tbl_t *t, int id)
 {
 	char key[32], val[2048];
+	uint32_t before = 0;
 	int i;
 
 	memset(val, 'a' + id, sizeof(val));
@@ -260,6 +279,19 @@ static int fill_while_counting(tbl_t *t, int id)
 	for (i = 0; i < 12000; i++) {
 		tbl_value_t v = { TBL_T_STRING, val, 0, NULL };
 
+		if (i % 200 == 0) {
+			struct timespec start, now;
+
+			clock_gettime(CLOCK_MONOTONIC, &start);
+			while (i > 0 && fewest_rounds() < before + 2) {   /* a whole round since the batch began */
+				clock_gettime(CLOCK_MONOTONIC, &now);
+				if (now.tv_sec - start.tv_sec > 60) {
+					break;
+				}
+				sched_yield();
+			}
+			before = fewest_rounds();
+		}
 		snprintf(key, sizeof(key), "f%d", i);
 		v.len = 100u + ((uint32_t)i * 2654435761u >> 8) % 1900u;
 		(void)tbl_store(t, 0, key, strlen(key), &v, 0, TBL_STORE_SET);
