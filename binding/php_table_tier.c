@@ -11,7 +11,8 @@
  *
  * Values are stored in Redis in the table's own compact encoding behind a marker, so every host with the
  * same settings reads them back identical: an integer as its decimal text (what INCRBY works on), any
- * other value as a NUL byte, the table's type byte, then the encoded bytes.
+ * other value as a NUL byte, the table's type byte, then the encoded bytes. Reading, only those forms
+ * of the types written are accepted (tbl_frame_tier, core/frame.c): anything else in Redis is corrupt.
  *
  * Every process has its own connection (opened on first use, dropped in a forked child) and starts the
  * helper (redis/tier_helper.c) when it finds the L1 not fresh and no helper alive.
@@ -25,6 +26,7 @@
 #include "zend_smart_str.h"
 #include "php_table_internal.h"
 #include "core/platform.h"
+#include "core/frame.h"
 
 #ifdef HAVE_TABLE_HIREDIS
 
@@ -199,43 +201,6 @@ static bool php_table_tier_encode(zval *value, uint32_t argnum, smart_str *out)
 	return true;
 }
 
-/* An integer's decimal text as Redis keeps it: an optional minus, digits, no leading zero. */
-static bool php_table_tier_parse_long(const char *s, size_t len, int64_t *out)
-{
-	bool neg = len > 0 && s[0] == '-';
-	uint64_t limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX, v = 0;
-	size_t i = neg;
-
-	if (i == len || len - i > 19 || (s[i] == '0' && len - i > 1) || (neg && s[i] == '0')) {
-		return false;
-	}
-	for (; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > (limit - (uint64_t)(s[i] - '0')) / 10u) {
-			return false;
-		}
-		v = v * 10u + (uint64_t)(s[i] - '0');
-	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return true;
-}
-
-/* What Redis holds, as the table's (type, bytes). false: not a value this tier wrote. */
-static bool php_table_tier_value(const char *buf, size_t len, tbl_value_t *v, int64_t *scratch)
-{
-	if (len > 0 && buf[0] != '\0') {
-		if (!php_table_tier_parse_long(buf, len, scratch)) {
-			return false;
-		}
-		*v = (tbl_value_t){ TBL_T_LONG, scratch, sizeof(*scratch), NULL };
-		return true;
-	}
-	if (len < 2 || len - 2 > UINT32_MAX) {
-		return false;
-	}
-	*v = (tbl_value_t){ (uint8_t)buf[1], buf + 2, (uint32_t)(len - 2), NULL };
-	return true;
-}
-
 /* Materialize what Redis returned into rv, and fill the L1 with it when `stamp` allows (fill non-zero).
  * 1 done, -1 thrown. */
 static int php_table_tier_materialize(tbl_t *t, tbl_ns_t nsid, const zend_string *key, const tbl_redis_buf_t *b,
@@ -243,9 +208,15 @@ static int php_table_tier_materialize(tbl_t *t, tbl_ns_t nsid, const zend_string
 {
 	tbl_value_t v;
 	int64_t scratch;
+	const char *why;
 
-	if (!php_table_tier_value(b->data, b->len, &v, &scratch)) {
-		php_table_throw_corrupt("a Redis value of a tiered namespace was not written by this extension");
+	/* Anyone who can write to the Redis can put any bytes there: only what the tier writes is decoded
+	 * (core/frame.c), never a zero-copy image, and no declared length is trusted. */
+	if (tbl_frame_tier(b->data, b->len, &v, &scratch, &why) != TBL_OK) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "a Redis value of a tiered namespace that this extension does not write: %s", why);
+		php_table_throw_corrupt(msg);
 		return -1;
 	}
 	if (php_table_decode(v.type, v.data, v.len, rv) != SUCCESS) {

@@ -5,6 +5,7 @@
 # include "config.h"
 #endif
 
+#include <inttypes.h>
 #include "compress.h"
 #include "serializer.h"
 
@@ -140,31 +141,49 @@ bool php_table_compress(uint8_t type, const char *data, size_t len, zend_string 
 	return true;
 }
 
+/* Beyond the decompressed string itself, what a request should still have to decode it (the zval, an
+ * array's buckets are counted by the decoder's own bounds). */
+#define PHP_TABLE_DECOMPRESS_MARGIN (1024u * 1024u)
+
+/* Whether `len` bytes can be allocated without reaching memory_limit, which would end the request with
+ * a fatal error no caller can catch. Not a guarantee (decoding the inner value takes more), a bound. */
+static bool php_table_decompress_fits(uint32_t len)
+{
+	size_t used, limit;
+
+	if (PG(memory_limit) <= 0) {
+		return true;   /* memory_limit=-1 */
+	}
+	limit = (size_t)PG(memory_limit);
+	used = zend_memory_usage(true);
+	return used < limit && (size_t)len + PHP_TABLE_DECOMPRESS_MARGIN <= limit - used;
+}
+
 zend_result php_table_decompress(const void *data, uint32_t len, uint8_t *type, zend_string **out)
 {
 	php_table_compressed_header h;
 	const char *src = (const char *)data + sizeof(h);
+	const char *why;
 	size_t srclen;
 	zend_string *s = NULL;
 	int ok = -1;   /* -1: an algorithm this build does not have; 0: corrupt; 1: done */
 
-	if (len < sizeof(h)) {
-		php_table_throw_corrupt("a compressed value shorter than its header");
+	/* The header, and its declared length against what the compressed bytes can produce. */
+	if (tbl_frame_compressed(data, len, &h, &why) != TBL_OK) {
+		php_table_throw_corrupt(why);
 		return FAILURE;
 	}
-	memcpy(&h, data, sizeof(h));
 	srclen = len - sizeof(h);
 	(void)src, (void)srclen;   /* unused in a build with no compressor */
-	if (h.type != TBL_T_STRING && h.type != TBL_T_ARRAY && h.type != TBL_T_SERIAL_PHP
-	    && h.type != TBL_T_SERIAL_IGBINARY) {
-		php_table_throw_corrupt("a compressed value of an unknown type");
+	if (!php_table_decompress_fits(h.len)) {
+		php_table_throw_unreadable("it is %" PRIu32 " bytes decompressed, more than memory_limit leaves", h.len);
 		return FAILURE;
 	}
 	switch (h.algorithm) {
 #ifdef HAVE_TABLE_LZ4
 		case PHP_TABLE_COMPRESSION_LZ4:
 			ok = 0;
-			if (h.len <= (uint32_t)LZ4_MAX_INPUT_SIZE && srclen <= (size_t)INT_MAX) {
+			if (srclen <= (size_t)INT_MAX) {
 				s = zend_string_alloc(h.len, 0);
 				ok = LZ4_decompress_safe(src, ZSTR_VAL(s), (int)srclen, (int)h.len) == (int)h.len;
 			}
@@ -181,16 +200,12 @@ zend_result php_table_decompress(const void *data, uint32_t len, uint8_t *type, 
 		}
 #endif
 		default:
-			(void)src;
-			(void)srclen;
 			break;
 	}
 	if (ok < 0) {
 		php_table_throw_corrupt(h.algorithm == PHP_TABLE_COMPRESSION_LZ4
 			? "compressed with lz4, which this build does not have (--with-table-lz4)"
-			: h.algorithm == PHP_TABLE_COMPRESSION_ZSTD
-			? "compressed with zstd, which this build does not have (--with-table-zstd)"
-			: "compressed with an unknown algorithm");
+			: "compressed with zstd, which this build does not have (--with-table-zstd)");
 		return FAILURE;
 	}
 	if (!ok) {

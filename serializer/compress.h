@@ -17,20 +17,18 @@
 
 #include "php.h"
 #include "core/table_core.h"
+#include "core/frame.h"
 
 typedef enum php_table_compression {
 	PHP_TABLE_COMPRESSION_NONE = 0,
-	PHP_TABLE_COMPRESSION_LZ4 = 1,
-	PHP_TABLE_COMPRESSION_ZSTD = 2
+	PHP_TABLE_COMPRESSION_LZ4 = TBL_FRAME_LZ4,
+	PHP_TABLE_COMPRESSION_ZSTD = TBL_FRAME_ZSTD
 } php_table_compression;
 
-/* In front of the compressed bytes. */
-typedef struct php_table_compressed_header {
-	uint8_t algorithm;      /* php_table_compression */
-	uint8_t type;           /* the inner value's type: TBL_T_STRING, TBL_T_ARRAY or a TBL_T_SERIAL_* */
-	uint16_t reserved;      /* 0 */
-	uint32_t len;           /* its length before compression */
-} php_table_compressed_header;
+/* In front of the compressed bytes: the algorithm (php_table_compression), the inner value's type
+ * (TBL_T_STRING, TBL_T_ARRAY or a TBL_T_SERIAL_*), 0, and its length before compression. Defined by
+ * core/frame.h, which checks it (and the compressed bytes' frame) before anything is allocated. */
+typedef tbl_frame_compressed_t php_table_compressed_header;
 
 /* Set once in MINIT from the INI settings, so every process of one segment agrees. */
 extern php_table_compression php_table_compress_algorithm;
@@ -50,7 +48,10 @@ const char *const *php_table_compressors(void);
 bool php_table_compress(uint8_t type, const char *data, size_t len, zend_string **out);
 
 /* The inner value of a TBL_T_COMPRESSED value: its type, and its bytes in a new string. FAILURE with
- * Shm\TableException thrown when the bytes are corrupt or need an algorithm this build lacks. */
+ * Shm\TableException thrown when the bytes are corrupt (tbl_frame_compressed() refuses them, or they do
+ * not decompress), when they need an algorithm this build lacks, or when their declared length is more
+ * than memory_limit leaves this request: checked before the string is allocated, so that no stored or
+ * Redis value can end the request with PHP's uncatchable "Allowed memory size exhausted". */
 zend_result php_table_decompress(const void *data, uint32_t len, uint8_t *type, zend_string **out);
 
 #endif

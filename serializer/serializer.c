@@ -59,6 +59,19 @@ ZEND_COLD void php_table_throw_corrupt(const char *why)
 	zend_string_release(fn);
 }
 
+ZEND_COLD void php_table_throw_unreadable(const char *fmt, ...)
+{
+	zend_string *fn = get_active_function_or_method_name();
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	zend_throw_exception_ex(exception_ce, 0, "%s(): the stored value cannot be read (%s)", ZSTR_VAL(fn), why);
+	zend_string_release(fn);
+}
+
 ZEND_COLD void php_table_value_error(uint32_t argnum, bool type_error, const char *msg)
 {
 	if (argnum != PHP_TABLE_ARG_COMPUTED) {

@@ -97,6 +97,8 @@ zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval 
 void php_table_serializer_startup(zend_class_entry *exception_ce);
 /* Throw Shm\TableException "<method>(): the stored value is corrupt (<why>)". */
 ZEND_COLD void php_table_throw_corrupt(const char *why);
+/* Throw Shm\TableException "<method>(): the stored value cannot be read (<why>)": valid, but not here. */
+ZEND_COLD void php_table_throw_unreadable(const char *fmt, ...) ZEND_ATTRIBUTE_FORMAT(printf, 1, 2);
 /* Throw the TypeError/ValueError for argument `argnum` (see PHP_TABLE_ARG_COMPUTED). */
 ZEND_COLD void php_table_value_error(uint32_t argnum, bool type_error, const char *msg);
 
