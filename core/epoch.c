@@ -27,7 +27,9 @@
  *
  * A holder that died, or exec'd another program (pcntl_exec, proc_open's child: the pid and start time
  * stay, but the segment is no longer mapped), never releases: reclamation checks the owners of slots
- * with holds, at most every 200 ms while the held list is not empty, and releases theirs.
+ * with holds, at most every 200 ms while the held list is not empty, and releases theirs. One killed
+ * between its record and the count (or a reaper killed there) leaves a count no record backs: the
+ * held list's audit (held_audit_locked) finds it once the entry is retired.
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
@@ -87,10 +89,14 @@ static int slot_holds_drop(tbl_t *t, tbl_slot_t *s)
 		uint64_t rec = atomic_load_explicit(&list[n - 1], memory_order_relaxed);
 
 		if (rec && !(rec & TBL_HOLD_PENDING)) {
-			atomic_store_explicit(&list[n - 1], rec | TBL_HOLD_PENDING, memory_order_relaxed);
+			atomic_store_explicit(&list[n - 1], rec | TBL_HOLD_PENDING | TBL_HOLD_COUNTING, memory_order_relaxed);
 			TBL_CRASH_POINT("epoch.hold.release.marked");
 			zeroed |= hold_drop(t, rec);
 			TBL_CRASH_POINT("epoch.hold.release.dropped");
+		} else if ((rec & TBL_HOLD_COUNTING) && (rec & TBL_HOLD_PENDING)) {
+			/* Its taker, releaser or reaper died between the record and the count: the count may be
+			 * one too high for good. Noted before the record goes, for the held list's audit. */
+			atomic_fetch_add_explicit(&t->hdr->holds_lost, 1, memory_order_relaxed);
 		}
 		atomic_store_explicit(&s->nholds, --n, memory_order_release);
 	}
@@ -234,7 +240,7 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	tbl_entry_t *e;
 	uint32_t n, bytes;
 	uint16_t cur;
-	int reserved = 0, checked = 0;
+	int reserved = 0, checked = 0, counting = 0;
 
 	/* A split value is copied by every reader (tbl_view_copy): there is nothing to hold. */
 	if (!s || !off || (off & 15u) || (v->type & TBL_T_SPLIT)) {
@@ -263,7 +269,8 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	/* The count goes 0 -> 1 only together with the entry's bytes in held_bytes, reserved first within
 	 * the budget; a reservation that turns out not to be needed (someone else held it first) is given
 	 * back. Between a release's 1 -> 0 and its subtraction a new first holder may count the entry a
-	 * second time for a moment: held_bytes may over-count, never pass the budget. */
+	 * second time for a moment: held_bytes may over-count, never pass the budget. held_entries moves with
+	 * held_bytes, so a count is never above 0 without them (the audit's 1 -> 0 takes both back). */
 	cur = atomic_load_explicit(&e->holds, memory_order_relaxed);
 	for (;;) {
 		if (TBL_UNLIKELY(cur >= TBL_HOLDS_PER_ENTRY_MAX)) {
@@ -278,8 +285,14 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 				}
 				break;
 			}
+			atomic_fetch_add_explicit(&h->held_entries, 1, memory_order_relaxed);
 			reserved = 1;
 			TBL_CRASH_POINT("epoch.hold.take.reserved");
+		}
+		if (!counting) {
+			/* From here a reaper cannot tell whether the count moved (epoch.h). */
+			atomic_store_explicit(&list[n], off | TBL_HOLD_PENDING | TBL_HOLD_COUNTING, memory_order_relaxed);
+			counting = 1;
 		}
 		if (atomic_compare_exchange_weak_explicit(&e->holds, &cur, (uint16_t)(cur + 1), memory_order_acq_rel,
 		                                          memory_order_relaxed)) {
@@ -290,15 +303,15 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 		/* Refused: at the count's ceiling, or past the budget. */
 		if (reserved) {
 			atomic_fetch_sub_explicit(&h->held_bytes, bytes, memory_order_relaxed);
+			atomic_fetch_sub_explicit(&h->held_entries, 1, memory_order_relaxed);
 		}
 		TBL_CRASH_POINT("epoch.hold.take.undone");
 		atomic_store_explicit(&s->nholds, n, memory_order_release);
 		return TBL_ENOMEM;
 	}
-	if (cur == 0) {
-		atomic_fetch_add_explicit(&h->held_entries, 1, memory_order_relaxed);
-	} else if (reserved) {
+	if (cur != 0 && reserved) {
 		atomic_fetch_sub_explicit(&h->held_bytes, bytes, memory_order_relaxed);   /* counted already */
+		atomic_fetch_sub_explicit(&h->held_entries, 1, memory_order_relaxed);
 	}
 	TBL_CRASH_POINT("epoch.hold.take.counted");
 	atomic_store_explicit(&list[n], off, memory_order_release);
@@ -365,6 +378,99 @@ static uint64_t held_sweep_locked(tbl_t *t)
 		entry_free_locked(t, off);
 	}
 	return freed;
+}
+
+/* How many records name the entry at `off` across every slot's hold list; -1 when one of them is pending
+ * (someone is releasing it: its count is moving). Misc lock held. */
+static int64_t hold_records(tbl_t *t, uint64_t off, uint32_t hwm)
+{
+	int64_t r = 0;
+	uint32_t i, j, n;
+
+	for (i = 0; i < hwm; i++) {
+		tbl_slot_t *s = &t->slots[i];
+		_Atomic uint64_t *list = tbl_slot_holds(t, s);
+
+		if ((n = atomic_load_explicit(&s->nholds, memory_order_acquire)) > TBL_HOLD_MAX) {
+			n = TBL_HOLD_MAX;
+		}
+		for (j = 0; j < n; j++) {
+			uint64_t rec = atomic_load_explicit(&list[j], memory_order_acquire);
+
+			if ((rec & ~(uint64_t)TBL_HOLD_FLAGS) != off) {
+				continue;
+			}
+			if (rec & TBL_HOLD_PENDING) {
+				return -1;
+			}
+			r++;
+		}
+	}
+	return r;
+}
+
+/* A record dropped while pending with TBL_HOLD_COUNTING (its holder, or the reaper releasing it, was
+ * killed between the record and the count: holds_lost) may have left its entry a count that no record
+ * backs, and that entry would stay held for good. Once such an entry is retired and on the held list,
+ * nobody can take a new hold on it (it is unreachable; holds are taken inside read sections), so its
+ * count can only fall, and only by releases that mark their record pending first. Its true count is
+ * then the number of records naming it: with no record of it pending anywhere, a count above that is
+ * set down to it by a compare-and-swap against the count read before the records were (any release
+ * meanwhile changes the count and fails it), with the 1 -> 0 bookkeeping of a last release. A fork
+ * handing holds over adds counts, so a slot being handed over (claimed under the misc lock, which this
+ * holds) makes the audit wait for a later pass. Allocator lock held; takes the misc lock. Returns 1 when
+ * a count reached 0 (held_zeroed is raised: the sweep frees it). */
+static int held_audit_locked(tbl_t *t)
+{
+	tbl_header_t *h = t->hdr;
+	uint32_t i, hwm;
+	uint64_t off, n = 0, max = h->alloc.used_blocks, fixed = 0;
+	int zeroed = 0;
+
+	if (tbl_misc_lock(t) != TBL_OK) {
+		return 0;
+	}
+	hwm = atomic_load(&h->slots_hwm);
+	if (!atomic_load_explicit(&h->held_entries, memory_order_acquire)) {
+		atomic_store_explicit(&h->holds_lost, 0, memory_order_relaxed);   /* no count above 0 anywhere */
+		tbl_misc_unlock(t);
+		return 0;
+	}
+	for (i = 0; i < hwm; i++) {
+		if (atomic_load(&t->slots[i].pid) != 0 && (atomic_load(&t->slots[i].flags) & TBL_SLOT_HANDOVER)) {
+			tbl_misc_unlock(t);
+			return 0;
+		}
+	}
+	for (off = h->held_head; off && n <= max; off = tbl_entry_at(t, off)->retire_next, n++) {
+		tbl_entry_t *e = tbl_entry_at(t, off);
+		uint16_t c = atomic_load_explicit(&e->holds, memory_order_acquire);
+		int64_t r;
+
+		if (c == 0 || (r = hold_records(t, off, hwm)) < 0 || r >= c) {
+			continue;
+		}
+		if (!atomic_compare_exchange_strong_explicit(&e->holds, &c, (uint16_t)r, memory_order_acq_rel,
+		                                             memory_order_relaxed)) {
+			continue;   /* a release moved it: the next pass looks again */
+		}
+		fixed += (uint64_t)c - (uint64_t)r;
+		if (r == 0) {
+			atomic_fetch_sub_explicit(&h->held_bytes, e->bytes, memory_order_relaxed);
+			atomic_fetch_sub_explicit(&h->held_entries, 1, memory_order_relaxed);
+			zeroed = 1;
+		}
+	}
+	/* What was not found may still be on a live or queued entry: audited once it reaches the held list. */
+	if (fixed) {
+		uint32_t lost = atomic_load_explicit(&h->holds_lost, memory_order_relaxed);
+		atomic_store_explicit(&h->holds_lost, fixed >= lost ? 0 : lost - (uint32_t)fixed, memory_order_relaxed);
+	}
+	tbl_misc_unlock(t);
+	if (zeroed) {
+		atomic_store(&h->held_zeroed, 1);
+	}
+	return zeroed;
 }
 
 uint64_t tbl_held_retired_bytes_locked(tbl_t *t)
@@ -565,7 +671,7 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 			continue;
 		}
 		/* The parent's own hold keeps the entry allocated, so the count is above 0 already. */
-		atomic_store_explicit(&to[k], rec | TBL_HOLD_PENDING, memory_order_relaxed);
+		atomic_store_explicit(&to[k], rec | TBL_HOLD_PENDING | TBL_HOLD_COUNTING, memory_order_relaxed);
 		atomic_store_explicit(&s->nholds, k + 1, memory_order_release);
 		TBL_CRASH_POINT("epoch.hold.handover.recorded");
 		atomic_fetch_add_explicit(&tbl_entry_at(t, rec)->holds, 1, memory_order_acq_rel);
@@ -716,6 +822,9 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 	/* Entries held by dead holders, live or retired, would stay held for good: look for those holders
 	 * whenever anything is held (at most every 200 ms, or now when asked to reap). */
 	tbl_holders_check(t, reap ? 2 : 0);
+	if (TBL_UNLIKELY(atomic_load_explicit(&h->holds_lost, memory_order_relaxed)) && h->held_head) {
+		held_audit_locked(t);   /* a kill left a count no record backs (rare: see held_audit_locked) */
+	}
 	freed = held_sweep_locked(t);
 	if (!h->retire_head) {
 		return freed;

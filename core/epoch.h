@@ -17,8 +17,11 @@
  * moment in which the child's inherited pointers are unprotected.
  *
  * Crash safety of a hold record: it is written with TBL_HOLD_PENDING before the count changes and
- * cleared after (taking), or marked before the count drops (releasing). A reaper skips a pending record:
- * a holder killed exactly there leaks one hold (its entry is never freed), never frees one still in use.
+ * cleared after (taking), or marked before the count drops (releasing); TBL_HOLD_COUNTING says the count
+ * may be moving. A reaper skips a pending record, so it never frees an entry still in use; one it drops
+ * with TBL_HOLD_COUNTING (its holder or reaper was killed right there) may have left a count no record
+ * backs: holds_lost counts them, and reclamation then audits the held list against the hold records
+ * (epoch.c, held_audit_locked), so that the entry is freed all the same.
  *
  * Locking: tbl_retire_locked/tbl_reclaim_locked need the allocator lock; slot claim/release and the dead
  * slot reaper take the misc lock themselves. Enter/exit take nothing.

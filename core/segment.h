@@ -84,6 +84,9 @@ _Static_assert(sizeof(tbl_slot_t) == 128, "tbl_slot_t must be two cache lines");
 #define TBL_HELD_CACHE     (8u * TBL_HOLD_MAX)   /* process-local held entries by key hash, 2-way */
 /* A hold record is an entry offset (16-aligned) with these flags in its low bits. */
 #define TBL_HOLD_PENDING   1u      /* being taken or released: a reaper cannot tell whether it counted */
+#define TBL_HOLD_COUNTING  2u      /* (with PENDING) its count may be changing: one dropped so may leave a count
+                                    * no record backs (holds_lost; epoch.c's audit) */
+#define TBL_HOLD_FLAGS     15u     /* the low bits a record may carry besides the offset */
 
 /* Per stripe and namespace; written under the stripe lock, read with relaxed loads. */
 typedef struct tbl_nscount {
@@ -134,7 +137,8 @@ typedef struct tbl_header {
 	uint64_t nbuckets;             /* power of two */
 	uint64_t off_slots, off_locks, off_nscounts, off_nsrecs, off_nsindex, off_claims, off_buckets;
 	uint32_t nsindex_size;         /* power of two, 2 x max_ns at least */
-	uint32_t reserved0;
+	_Atomic uint32_t holds_lost;   /* hold records dropped mid-count by reapers, not yet audited (epoch.c;
+	                                  misc lock). Was reserved0 (always 0), so the layout is unchanged */
 	tbl_hash_key_t hash_key;       /* the key hash's secret (hash.h): random, set once at creation */
 	uint64_t off_holds;            /* hold lists: TBL_HOLD_MAX offsets per slot, after the slots */
 	uint64_t map_size;             /* the whole mapping: segment_size plus the slots and hold lists */

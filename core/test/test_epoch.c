@@ -646,7 +646,66 @@ TBL_TEST(test_reads_without_a_slot)
 	tbl_destroy(t);
 }
 
+/* The held list's audit (epoch.c, held_audit_locked: after a kill left a count no hold record backs)
+ * sets a count down to the records that name the entry, never below: the holds of live holders, here
+ * one in this process and one in a child, keep the entry until both are released. */
+TBL_TEST(test_held_list_audit_keeps_the_holds_of_live_holders)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	int ready[2], release[2], status;
+	tbl_entry_t *e;
+	tbl_view_t v;
+	char c = 0;
+	pid_t pid;
+
+	REQUIRE(t != NULL);
+	REQUIRE(pipe(ready) == 0 && pipe(release) == 0);
+	CHECK(fixture_set(t, 0, "k", "old", 0) == TBL_OK);
+	pid = fork();
+	if (pid == 0) {
+		c = hold(t, "k", &v, UINT64_MAX) == TBL_OK ? 'h' : 'x';
+		(void)!write(ready[1], &c, 1);
+		(void)!read(release[0], &c, 1);
+		tbl_release_holds(t);
+		(void)!write(ready[1], "r", 1);
+		(void)!read(release[0], &c, 1);
+		tbl_detach(t);
+		_exit(0);
+	}
+	REQUIRE(read(ready[0], &c, 1) == 1 && c == 'h');
+	REQUIRE(hold(t, "k", &v, UINT64_MAX) == TBL_OK);
+	e = tbl_entry_at(t, v.entry);
+	CHECK_EQ_U64(atomic_load(&e->holds), 2);
+	/* What a holder killed between its record and the count leaves: one count more, its record dropped. */
+	atomic_fetch_add(&e->holds, 1);
+	atomic_store(&t->hdr->holds_lost, 1);
+	CHECK(fixture_set(t, 0, "k", "new", 0) == TBL_OK);   /* retires "old" */
+	reclaim(t);                                           /* onto the held list */
+	reclaim(t);                                           /* audited: two records */
+	CHECK(t->hdr->held_head == v.entry);
+	CHECK_EQ_U64(atomic_load(&e->holds), 2);
+	CHECK_EQ_U64(atomic_load(&t->hdr->holds_lost), 0);
+	CHECK_EQ_U64(stats(t).held_entries, 1);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, v.size);
+	CHECK(write(release[1], "x", 1) == 1);               /* the child releases */
+	CHECK(read(ready[0], &c, 1) == 1);
+	reclaim(t);
+	CHECK_EQ_U64(atomic_load(&e->holds), 1);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, v.size);
+	CHECK(v.len == 3 && memcmp(v.data, "old", 3) == 0);
+	tbl_release_holds(t);                                 /* the last hold: swept */
+	CHECK_EQ_U64(stats(t).held_entries, 0);
+	CHECK_EQ_U64(stats(t).held_bytes, 0);
+	CHECK_EQ_U64(stats(t).held_retired_bytes, 0);
+	CHECK(t->hdr->held_head == 0);
+	CHECK(write(release[1], "x", 1) == 1);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_held_list_audit_keeps_the_holds_of_live_holders),
 	TBL_TEST_ENTRY(test_reads_without_a_slot),
 	TBL_TEST_ENTRY(test_reclaim_waits_for_an_active_reader),
 	TBL_TEST_ENTRY(test_forked_child_claims_its_own_slot_and_returns_it),
