@@ -29,6 +29,7 @@
 
 #include "php.h"
 #include "php_ini.h"
+#include "php_main.h"
 #include "SAPI.h"
 #include "ext/standard/info.h"
 #include "ext/spl/spl_exceptions.h"
@@ -40,8 +41,34 @@
 #include "php_table_internal.h"
 #include "table_arginfo.h"
 #include "serializer/compress.h"
+#include "redis/redis_url_mask.h"
 
 /* ---- INI ------------------------------------------------------------------------------------------- */
+
+/* table.redis in phpinfo() (and `php -i`, `php --ri table`): the URL with its password replaced by ***
+ * (redis/redis_url_mask.h). ini_get() and ini_get_all() still return the value itself, as PHP has no hook
+ * for them; the status page masks what it shows the same way. */
+static ZEND_INI_DISP(php_table_redis_displayer)
+{
+	zend_string *value = type == ZEND_INI_DISPLAY_ORIG && ini_entry->modified ? ini_entry->orig_value
+	                                                                       : ini_entry->value;
+	size_t cap;
+	char *masked;
+
+	if (!value || ZSTR_LEN(value) == 0) {
+		PUTS(sapi_module.phpinfo_as_text ? "no value" : "<i>no value</i>");
+		return;
+	}
+	cap = TBL_REDIS_URL_MASK_MAX(ZSTR_LEN(value));
+	masked = emalloc(cap);
+	tbl_redis_url_mask(ZSTR_VAL(value), ZSTR_LEN(value), masked, cap);
+	if (sapi_module.phpinfo_as_text) {
+		PUTS(masked);
+	} else {
+		php_html_puts(masked, strlen(masked));
+	}
+	efree(masked);
+}
 
 /* Values are validated in MINIT, not in the update handlers: an invalid one must make the table
  * unavailable with a message that names the setting, rather than silently fall back to a default. */
@@ -72,8 +99,8 @@ PHP_INI_BEGIN()
 		zend_table_globals, table_globals)
 	STD_PHP_INI_BOOLEAN("table.segment_recreate", "0", PHP_INI_SYSTEM, OnUpdateBool, segment_recreate,
 		zend_table_globals, table_globals)
-	STD_PHP_INI_ENTRY("table.redis", "", PHP_INI_SYSTEM, OnUpdateString, redis,
-		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY_EX("table.redis", "", PHP_INI_SYSTEM, OnUpdateString, redis,
+		zend_table_globals, table_globals, php_table_redis_displayer)
 	STD_PHP_INI_ENTRY("table.redis_namespaces", "", PHP_INI_SYSTEM, OnUpdateString, redis_namespaces,
 		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY("table.redis_prefix", "table:", PHP_INI_SYSTEM, OnUpdateString, redis_prefix,

@@ -103,6 +103,11 @@ static tbl_redis_status_t run(tbl_redis_t *r, size_t n, const command_t *cmds, r
 	for (size_t i = 0; i < n; i++) replies[i] = NULL;
 
 	tbl_redis_sigpipe_block(&saved);
+	/* A connection the server closed while it sat idle (between requests of a php-fpm worker, its
+	 * `timeout` or a proxy's idle timeout may pass) is replaced before anything is sent on it: nothing
+	 * went out, so the new connection carries the commands unambiguously. One recv() per round trip; a
+	 * close that lands after this check still fails the call (EIO), as any failure after sending does. */
+	if (c->ctx && tbl_redis_conn_closed_while_idle(c)) tbl_redis_conn_close(c);
 	if (!c->ctx) st = tbl_redis_conn_open(c, 0);
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		st = tbl_redis_conn_append(c, cmds[i].argc, cmds[i].argv, cmds[i].lens);

@@ -8,7 +8,9 @@
  *
  * Failure model: a call returns a tbl_redis_status_t. EIO means the connection is gone (it was closed,
  * whatever was in flight is lost) and the next call connects again; nothing is retried inside, since a
- * retried write might be applied twice. Every call waits at most timeout_ms for the connection and at
+ * retried write might be applied twice. The one exception is a connection the server closed while it
+ * was idle (Redis's `timeout`, a proxy's idle timeout, a restart): each call checks for that before it
+ * sends (one non-blocking recv(MSG_PEEK)) and connects again first, since nothing was sent. Every call waits at most timeout_ms for the connection and at
  * most timeout_ms for its replies, so a frozen server costs the caller about 2 x timeout_ms at worst
  * (a host name is resolved by getaddrinfo(), which no timeout bounds: prefer addresses).
  *

@@ -19,6 +19,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <time.h>
 
 uint64_t tbl_redis_now_ms(void)
@@ -46,6 +48,19 @@ void tbl_redis_conn_close(tbl_redis_conn_t *c)
 		redisFree(c->ctx);
 		c->ctx = NULL;
 	}
+}
+
+int tbl_redis_conn_closed_while_idle(const tbl_redis_conn_t *c)
+{
+	char byte;
+	ssize_t n;
+	do {
+		n = recv(c->ctx->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		return errno != EAGAIN && errno != EWOULDBLOCK;   /* ECONNRESET, ...: gone */
+	}
+	return 1;   /* 0: EOF; > 0: bytes no command asked for */
 }
 
 tbl_redis_status_t tbl_redis_conn_fail(tbl_redis_conn_t *c, const char *fmt, ...)

@@ -49,6 +49,15 @@ void tbl_redis_conn_init(tbl_redis_conn_t *c, const tbl_redis_url_t *url, unsign
  */
 tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3);
 
+/*
+ * Whether an open, idle connection was closed by the server (its `timeout`, a proxy's idle timeout, a
+ * restart, CLIENT KILL): one recv(MSG_PEEK | MSG_DONTWAIT), no waiting. 1 when the peer sent EOF or an
+ * error is pending, and also when unasked-for bytes wait (a server's goodbye, or a stream out of step):
+ * either way nothing can be sent on it. 0 when the socket is open and quiet. Call it only between calls,
+ * when no reply is outstanding; nothing is read or written.
+ */
+int tbl_redis_conn_closed_while_idle(const tbl_redis_conn_t *c);
+
 /* Closes the socket and frees the context without writing anything (also right after fork()). */
 void tbl_redis_conn_close(tbl_redis_conn_t *c);
 

@@ -10,11 +10,15 @@
  */
 #include "redis_url.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/un.h>
+#include <unistd.h>
 
 #define TBL_REDIS_DEFAULT_PORT 6379
 
@@ -56,6 +60,10 @@ static int decode_query_value(const char *name, const char *value, size_t len, c
 			}
 			int h = hex_digit_value(value[i + 1]), l = hex_digit_value(value[i + 2]);
 			if (h < 0 || l < 0) {
+				/* A password's bytes are never quoted: the message reaches exceptions and logs. */
+				if (strcmp(name, "auth") == 0) {
+					return fail(err, errlen, "auth=: a '%%' that does not start a percent-encoded byte (two hex digits)");
+				}
 				return fail(err, errlen, "%s=: '%%%c%c' is not a percent-encoded byte (two hex digits)", name,
 				            value[i + 1], value[i + 2]);
 			}
@@ -93,6 +101,57 @@ static int parse_db(const char *value, size_t len, int *db, char *err, size_t er
 	return 0;
 }
 
+/* auth_env=NAME: the password is the value of the environment variable NAME, read now. */
+static int auth_from_env(const char *value, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	char name[256];
+	if (decode_query_value("auth_env", value, len, name, sizeof(name), err, errlen) != 0) return -1;
+	if (name[0] == '\0') return fail(err, errlen, "auth_env= is empty (expected the name of an environment variable)");
+	const char *secret = getenv(name);
+	if (!secret || !secret[0]) {
+		return fail(err, errlen, "auth_env=%s: the environment variable %s is not set, or empty", name, name);
+	}
+	size_t n = strlen(secret);
+	if (n >= sizeof(out->auth)) {
+		return fail(err, errlen, "auth_env=%s: the password is too long (at most %zu bytes)", name, sizeof(out->auth) - 1);
+	}
+	memcpy(out->auth, secret, n + 1);
+	return 0;
+}
+
+/* auth_file=/path: the password is the file's content, without one trailing newline (\n or \r\n). */
+static int auth_from_file(const char *value, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	char path[1024];
+	if (decode_query_value("auth_file", value, len, path, sizeof(path), err, errlen) != 0) return -1;
+	if (path[0] != '/') return fail(err, errlen, "auth_file= must be an absolute path");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) return fail(err, errlen, "auth_file=%s: open failed: %s", path, strerror(errno));
+	char buf[sizeof(out->auth) + 2];
+	size_t n = 0;
+	for (;;) {
+		ssize_t got = read(fd, buf + n, sizeof(buf) - n);
+		if (got < 0 && errno == EINTR) continue;
+		if (got < 0) {
+			int e = errno;
+			close(fd);
+			return fail(err, errlen, "auth_file=%s: read failed: %s", path, strerror(e));
+		}
+		if (got == 0 || (n += (size_t)got) == sizeof(buf)) break;
+	}
+	close(fd);
+	if (n > 0 && buf[n - 1] == '\n') n--;
+	if (n > 0 && buf[n - 1] == '\r') n--;
+	if (n == 0) return fail(err, errlen, "auth_file=%s is empty", path);
+	if (n >= sizeof(out->auth)) {
+		return fail(err, errlen, "auth_file=%s: the password is too long (at most %zu bytes)", path, sizeof(out->auth) - 1);
+	}
+	if (memchr(buf, '\0', n)) return fail(err, errlen, "auth_file=%s holds a NUL byte", path);
+	memcpy(out->auth, buf, n);
+	out->auth[n] = '\0';
+	return 0;
+}
+
 static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
 {
 	int seen_user = 0, seen_auth = 0, seen_db = 0;
@@ -117,18 +176,24 @@ static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *er
 			if (seen_user++) return fail(err, errlen, "user= is given twice");
 			rc = decode_query_value("user", value, value_len, out->user, sizeof(out->user), err, errlen);
 		} else if (name_len == 4 && memcmp(pair, "auth", 4) == 0) {
-			if (seen_auth++) return fail(err, errlen, "auth= is given twice");
+			if (seen_auth++) return fail(err, errlen, "the password is given twice (auth=, auth_env=, auth_file=)");
 			rc = decode_query_value("auth", value, value_len, out->auth, sizeof(out->auth), err, errlen);
+		} else if (name_len == 8 && memcmp(pair, "auth_env", 8) == 0) {
+			if (seen_auth++) return fail(err, errlen, "the password is given twice (auth=, auth_env=, auth_file=)");
+			rc = auth_from_env(value, value_len, out, err, errlen);
+		} else if (name_len == 9 && memcmp(pair, "auth_file", 9) == 0) {
+			if (seen_auth++) return fail(err, errlen, "the password is given twice (auth=, auth_env=, auth_file=)");
+			rc = auth_from_file(value, value_len, out, err, errlen);
 		} else if (name_len == 2 && memcmp(pair, "db", 2) == 0) {
 			if (seen_db++) return fail(err, errlen, "db= is given twice");
 			rc = parse_db(value, value_len, &out->db, err, errlen);
 		} else {
-			return fail(err, errlen, "unknown parameter \"%.*s\" (known: user, auth, db)", (int)name_len, pair);
+			return fail(err, errlen, "unknown parameter \"%.*s\" (known: user, auth, auth_env, auth_file, db)", (int)name_len, pair);
 		}
 		if (rc != 0) return rc;
 	}
 	if (out->user[0] != '\0' && out->auth[0] == '\0') {
-		return fail(err, errlen, "user= needs auth= (the ACL user's password)");
+		return fail(err, errlen, "user= needs auth= (the ACL user's password), or auth_env= or auth_file=");
 	}
 	return 0;
 }
@@ -265,6 +330,10 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 	size_t rest_len = len - (size_t)(rest - s);
 	const char *query = memchr(rest, '?', rest_len);
 	size_t addr_len = query ? (size_t)(query - rest) : rest_len;
+	/* Refused before the address is looked at, so that no message quotes a password written there. */
+	if (!out->is_unix && memchr(rest, '@', addr_len)) {
+		return fail(err, errlen, "user info (user:password@) is not supported; use ?user=NAME&auth=PASSWORD");
+	}
 
 	int rc = out->is_unix ? parse_unix_path(rest, addr_len, out, err, errlen)
 	                      : parse_tcp_address(rest, addr_len, out, err, errlen);

@@ -6,10 +6,15 @@
  *
  * The query is name=value pairs joined by '&': user= (an ACL user), auth= (its password), db= (the
  * database number, 0 by default). Values are percent-decoded (%XX); names are not. A parameter given
- * twice, an unknown one, a value that decodes to a NUL byte, or user= without auth= is refused.
+ * twice, an unknown one, a value that decodes to a NUL byte, or user= without a password is refused.
+ *
+ * The password may instead come from outside the setting, so that it is in no php.ini: auth_env=NAME
+ * (the environment variable NAME) or auth_file=/path (the file's bytes, less one trailing newline). Either
+ * is read when the value is parsed, into auth; only one of auth=, auth_env=, auth_file= may be given.
  *
  * The parser never allocates and never prints: it fills a caller's struct, or writes one sentence naming
- * what is wrong into the caller's buffer. It knows nothing of Redis itself, nor of PHP.
+ * what is wrong into the caller's buffer (never a password's bytes). Apart from auth_env= and auth_file=
+ * it does no I/O. It knows nothing of Redis itself, nor of PHP.
  */
 #ifndef TBL_REDIS_URL_H
 #define TBL_REDIS_URL_H
@@ -22,7 +27,7 @@ typedef struct tbl_redis_url {
 	int port;             /* default 6379 */
 	char path[1024];      /* unix socket path */
 	char user[128];       /* ?user= (ACL user), "" = none */
-	char auth[256];       /* ?auth= password, "" = none; percent-decoding of %XX in query values */
+	char auth[256];       /* ?auth= password (or read from auth_env= / auth_file=), "" = none */
 	int db;               /* ?db=N, 0..INT_MAX, default 0 */
 } tbl_redis_url_t;
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tier_config.h"
+#include "redis_url_mask.h"
 
 #define TBL_TIER_NS_NAME_MAX 255u   /* a namespace's longest name (the core's TBL_NS_NAME_MAX) */
 
@@ -84,7 +85,11 @@ int tbl_tier_config_parse(tbl_tier_config_t *cfg, const char *url, const char *n
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (tbl_redis_url_parse(url, strlen(url), &cfg->url, why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "table.redis=%.200s is not valid: %s", url, why);
+		/* The value is quoted with its password masked: this message reaches exceptions and logs. */
+		char shown[TBL_REDIS_URL_MASK_MAX(200)];
+		size_t len = strlen(url);
+		tbl_redis_url_mask(url, len < 200 ? len : 200, shown, sizeof(shown));
+		snprintf(err, errlen, "table.redis=%s is not valid: %s", shown, why);
 		return -1;
 	}
 	if (parse_namespaces(cfg, namespaces, err, errlen) != 0) {

@@ -360,6 +360,14 @@ function ts_h(string $s): string
     return htmlspecialchars($s, ENT_QUOTES | ENT_SUBSTITUTE | ENT_HTML5, 'UTF-8');
 }
 
+/* A table.redis value fit to show (the same rule as phpinfo(), redis/redis_url_mask.h): the values of
+ * auth= and password=, and any user info (scheme://user:pass@host), become ***. */
+function ts_mask_url(string $url): string
+{
+    $url = preg_replace('~^([^?]*?://)[^/?]*@~', '$1***@', $url);
+    return preg_replace('~([?&](?:auth|password)=)[^&]*~', '$1***', $url);
+}
+
 /* A binary name as readable text: printable ASCII and valid UTF-8 as is, other bytes as \xHH. */
 function ts_name(string $s): string
 {
@@ -671,7 +679,10 @@ header a.login { color: #fff; }
 <tbody>
 <?php foreach (ini_get_all('table', true) ?: [] as $name => $one):
     $local = (string) ($one['local_value'] ?? '');
-    $global = (string) ($one['global_value'] ?? ''); ?>
+    $global = (string) ($one['global_value'] ?? '');
+    if ($name === 'table.redis') {
+        [$local, $global] = [ts_mask_url($local), ts_mask_url($global)];
+    } ?>
 <tr data-ini="<?= ts_h((string) $name) ?>"><td class="key"><?= ts_h((string) $name) ?></td><td class="key" data-value="<?= ts_h($local) ?>"><?= $local === '' ? '<span class="mute">(empty)</span>' : ts_h($local) ?></td><td class="key mute"><?= $global === $local ? '' : ts_h($global) ?></td></tr>
 <?php endforeach; ?>
 </tbody>
