@@ -447,13 +447,20 @@ static int held_audit_locked(tbl_t *t)
 		uint16_t c = atomic_load_explicit(&e->holds, memory_order_acquire);
 		int64_t r;
 
-		if (c == 0 || (r = hold_records(t, off, hwm)) < 0 || r >= c) {
+		if (c == 0) {
+			zeroed = 1;   /* set down by an audit killed before it raised held_zeroed: swept now */
+			continue;
+		}
+		if ((r = hold_records(t, off, hwm)) < 0 || r >= c) {
 			continue;
 		}
 		if (!atomic_compare_exchange_strong_explicit(&e->holds, &c, (uint16_t)r, memory_order_acq_rel,
 		                                             memory_order_relaxed)) {
 			continue;   /* a release moved it: the next pass looks again */
 		}
+		/* Killed here, the entry is still swept (above, by the next audit: holds_lost is not lowered yet),
+		 * but held_bytes and held_entries stay one entry high, as after epoch.hold.take.reserved. */
+		TBL_CRASH_POINT("epoch.hold.audit.set_down");
 		fixed += (uint64_t)c - (uint64_t)r;
 		if (r == 0) {
 			atomic_fetch_sub_explicit(&h->held_bytes, e->bytes, memory_order_relaxed);
@@ -461,15 +468,17 @@ static int held_audit_locked(tbl_t *t)
 			zeroed = 1;
 		}
 	}
-	/* What was not found may still be on a live or queued entry: audited once it reaches the held list. */
+	/* The sweep is asked for before holds_lost comes down, so that an audit killed in between has still
+	 * handed what it set down to the sweep. What was not found may still be on a live or queued entry:
+	 * audited once it reaches the held list. */
+	if (zeroed) {
+		atomic_store(&h->held_zeroed, 1);
+	}
 	if (fixed) {
 		uint32_t lost = atomic_load_explicit(&h->holds_lost, memory_order_relaxed);
 		atomic_store_explicit(&h->holds_lost, fixed >= lost ? 0 : lost - (uint32_t)fixed, memory_order_relaxed);
 	}
 	tbl_misc_unlock(t);
-	if (zeroed) {
-		atomic_store(&h->held_zeroed, 1);
-	}
 	return zeroed;
 }
 
