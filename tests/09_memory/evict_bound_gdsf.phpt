@@ -1,7 +1,7 @@
 --TEST--
 Shm\Table: memory: with gdsf, making room for a write of S bytes evicts at most 2*S bytes plus one entry, for every mix of sizes
 --INI--
-table.memory=8M
+table.memory=2M
 table.eviction_policy=gdsf
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
