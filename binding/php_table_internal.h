@@ -66,7 +66,10 @@ PHP_TABLE_HIDDEN bool php_table_throw(tbl_t *t, tbl_status_t st, const zend_stri
 /* php_table_values.c: shared helpers. */
 PHP_TABLE_HIDDEN zend_string *php_table_array_key(zend_ulong h, zend_string *skey, zval *val, bool from_value);
 PHP_TABLE_HIDDEN bool php_table_check_key_list(HashTable *keys, uint32_t argnum);
-PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv);
+/* `foreign`: how a value from outside this host's PHP is decoded (php_table_decode_ex; NULL: it is not one),
+ * here and below. */
+PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv,
+                                                                  const php_table_foreign *foreign);
 /* Strings up to this size are materialized without a bailout guard: hitting memory_limit while
  * allocating them is the rare case, and it only delays reclamation until the request ends. */
 #define PHP_TABLE_UNGUARDED_BYTES 1024u
@@ -76,11 +79,13 @@ PHP_TABLE_HIDDEN int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zva
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval *rv, int count);
 /* A value stored in pieces (TBL_T_SPLIT in its type): copied together, the read section closed, then
  * materialized. Same results as php_table_fetch. */
-PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_split(tbl_t *t, const tbl_view_t *v, zval *rv);
+PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_split(tbl_t *t, const tbl_view_t *v, zval *rv,
+                                                             const php_table_foreign *foreign);
 /* php_table_fetch for a process without a reader slot (every one is held by a live process): the value
  * is copied out under its stripe lock (tbl_lookup_copy) and materialized after. Not counted in stats. */
 PHP_TABLE_HIDDEN zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend_string *key,
-                                                                zval *rv, tbl_view_t *meta);
+                                                                zval *rv, tbl_view_t *meta,
+                                                                const php_table_foreign *foreign);
 PHP_TABLE_HIDDEN int php_table_peek(tbl_t *t, tbl_ns_t ns, const zend_string *key, tbl_view_t *meta);
 PHP_TABLE_HIDDEN zend_long php_table_seconds_left(uint32_t expire);
 PHP_TABLE_HIDDEN bool php_table_encode_arg(tbl_t *t, zval *value, uint32_t argnum, php_table_encoded *enc);
@@ -249,9 +254,11 @@ static zend_always_inline bool php_table_ns_write(tbl_t *t, const zend_string *n
 /* ---- the read path ------------------------------------------------------------------------------- */
 
 /* Look `key` up and materialize its value into `rv`. 1 hit, 0 miss (rv untouched), -1 thrown.
- * `meta` (optional) receives the entry's metadata. `count` says whether the lookup counts in stats. */
-static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *rv,
-                                              tbl_view_t *meta, int count)
+ * `meta` (optional) receives the entry's metadata. `count` says whether the lookup counts in stats.
+ * `foreign` (php_table_decode_ex): NULL but for the copy of a Redis value in a tiered namespace
+ * (php_table_tier.c); php_table_fetch passes NULL. */
+static zend_always_inline int php_table_fetch_ex(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *rv,
+                                                 tbl_view_t *meta, int count, const php_table_foreign *foreign)
 {
 	tbl_view_t v;
 	tbl_status_t st;
@@ -278,7 +285,7 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 	}
 	if (UNEXPECTED(st != TBL_OK && st != TBL_ENOTFOUND)) {
 		if (st == TBL_ENOSLOT) {
-			return php_table_fetch_slotless(t, ns, key, rv, meta);   /* every slot is taken: copy under a lock */
+			return php_table_fetch_slotless(t, ns, key, rv, meta, foreign);   /* every slot is taken: copy under a lock */
 		}
 		return php_table_throw(t, st, key, 0) ? -1 : 0;   /* no read section was opened */
 	}
@@ -304,12 +311,18 @@ static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_
 		return php_table_fetch_image(t, &v, rv, count);
 	}
 	if (UNEXPECTED(v.type & TBL_T_SPLIT)) {
-		return php_table_fetch_split(t, &v, rv);
+		return php_table_fetch_split(t, &v, rv, foreign);
 	}
 	if (UNEXPECTED(php_table_decode_runs_user_code(v.type))) {
-		return php_table_fetch_serialized(t, &v, rv);
+		return php_table_fetch_serialized(t, &v, rv, foreign);
 	}
 	return php_table_decode_guarded(t, &v, rv);
+}
+
+static zend_always_inline int php_table_fetch(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *rv,
+                                              tbl_view_t *meta, int count)
+{
+	return php_table_fetch_ex(t, ns, key, rv, meta, count, NULL);
 }
 
 #endif

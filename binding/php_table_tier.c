@@ -13,6 +13,9 @@
  * same settings reads them back identical: an integer as its decimal text (what INCRBY works on), any
  * other value as a NUL byte, the table's type byte, then the encoded bytes. Reading, only those forms
  * of the types written are accepted (tbl_frame_tier, core/frame.c): anything else in Redis is corrupt.
+ * Objects in them are built only of the classes table.redis_allowed_classes lets through, checked each
+ * time such a value is decoded, from Redis or from its copy in the L1 (which another process, with
+ * another setting, may have filled).
  *
  * Every process has its own connection (opened on first use, dropped in a forked child) and starts the
  * helper (redis/tier_helper.c) when it finds the L1 not fresh and no helper alive.
@@ -47,8 +50,126 @@ static tbl_tier_config_t php_table_tier_cfg;
 static tbl_redis_t *php_table_tier_conn;
 static pid_t php_table_tier_conn_pid;
 static uint64_t php_table_tier_next_ensure;
+/* table.redis_allowed_classes: NULL for * (any class), else the lowercase names listed (none: empty).
+ * Persistent; made again whenever the settings are (a named segment's first use in a process, which
+ * sees a php-fpm pool's php_admin_value). */
+static HashTable *php_table_tier_classes;
+/* How the tier's values are decoded (php_table_decode_ex): .classes is php_table_tier_classes. */
+static php_table_foreign php_table_tier_foreign;
 
 /* ---- settings -------------------------------------------------------------------------------------- */
+
+/* Whether `name` is a class name as PHP spells one: parts of [A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*
+ * separated by single backslashes. */
+static bool php_table_tier_class_name_ok(const char *name, size_t len)
+{
+	bool part_start = true;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c == '\\') {
+			if (part_start) {
+				return false;
+			}
+			part_start = true;
+			continue;
+		}
+		if (!(c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c >= 0x80
+		      || (!part_start && c >= '0' && c <= '9'))) {
+			return false;
+		}
+		part_start = false;
+	}
+	return len > 0 && !part_start;
+}
+
+static void php_table_tier_classes_free(void)
+{
+	if (php_table_tier_classes) {
+		zend_hash_destroy(php_table_tier_classes);
+		pefree(php_table_tier_classes, 1);
+		php_table_tier_classes = NULL;
+	}
+	php_table_tier_foreign.classes = NULL;
+}
+
+/* table.redis_allowed_classes: * (any class), none or empty (no class), or class names separated by
+ * commas (blanks around each ignored, a leading backslash too; PHP's class names ignore ASCII case, so
+ * the set holds them lowercased). false with php_table_reason set when it is not one of those. */
+static bool php_table_tier_classes_resolve(void)
+{
+	const char *value = TABLE_G(redis_allowed_classes) ? TABLE_G(redis_allowed_classes) : "";
+	const char *p = value, *end = value + strlen(value), *comma = NULL;
+	const char *usage = "use *, none, or class names separated by commas";
+	bool more;
+
+	php_table_tier_classes_free();
+	while (p < end && (*p == ' ' || *p == '\t')) {
+		p++;
+	}
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t')) {
+		end--;
+	}
+	if (end - p == 1 && *p == '*') {
+		return true;
+	}
+	php_table_tier_classes = pemalloc(sizeof(HashTable), 1);
+	zend_hash_init(php_table_tier_classes, 8, NULL, NULL, 1);
+	php_table_tier_foreign.classes = php_table_tier_classes;
+	/* none (php.ini's parser reads an unquoted none as empty): the set stays empty */
+	more = !(p == end || (end - p == 4 && zend_binary_strcasecmp(p, 4, "none", 4) == 0));
+	for (p = value, end = value + strlen(value); more; p = more ? comma + 1 : end) {
+		const char *a = p, *b;
+		char lc[256];
+
+		comma = memchr(p, ',', (size_t)(end - p));
+		more = comma != NULL;
+		b = comma ? comma : end;
+		while (a < b && (*a == ' ' || *a == '\t')) {
+			a++;
+		}
+		while (b > a && (b[-1] == ' ' || b[-1] == '\t')) {
+			b--;
+		}
+		if (a == b) {
+			snprintf(php_table_reason, sizeof(php_table_reason), "table.redis_allowed_classes=%.200s has an empty "
+			         "name; %s", value, usage);
+			return false;
+		}
+		if (b - a == 1 && *a == '*') {
+			snprintf(php_table_reason, sizeof(php_table_reason), "table.redis_allowed_classes=%.200s: \"*\" is not a "
+			         "class name; use * alone (any class), none, or class names separated by commas", value);
+			return false;
+		}
+		if (b - a == 4 && zend_binary_strcasecmp(a, 4, "none", 4) == 0) {
+			snprintf(php_table_reason, sizeof(php_table_reason), "table.redis_allowed_classes=%.200s: \"%.4s\" is not "
+			         "a class name; use none alone (no class; \\None names a class None), *, or class names "
+			         "separated by commas", value, a);
+			return false;
+		}
+		if (!php_table_tier_class_name_ok(a + (*a == '\\'), (size_t)(b - a) - (*a == '\\'))
+		    || (size_t)(b - a) >= sizeof(lc)) {
+			snprintf(php_table_reason, sizeof(php_table_reason), "table.redis_allowed_classes=%.200s: \"%.*s\" is not "
+			         "a class name; %s", value, (int)MIN(b - a, 200), a, usage);
+			return false;
+		}
+		if (*a == '\\') {
+			a++;
+		}
+		zend_str_tolower_copy(lc, a, (size_t)(b - a));
+		zend_hash_str_add_empty_element(php_table_tier_classes, lc, (size_t)(b - a));
+	}
+	if (php_table_ser && php_table_ser->type == TBL_T_SERIAL_IGBINARY) {
+		/* igbinary has no allowed-classes option, so the objects it stores could not be read back. */
+		snprintf(php_table_reason, sizeof(php_table_reason), "table.redis_allowed_classes=%.200s cannot be enforced "
+		         "with table.serializer=igbinary (igbinary cannot refuse a class); use table.serializer=php, or "
+		         "table.redis_allowed_classes=*", zend_hash_num_elements(php_table_tier_classes) ? value : "none");
+		return false;
+	}
+	return true;
+}
 
 bool php_table_tier_resolve(void)
 {
@@ -63,6 +184,9 @@ bool php_table_tier_resolve(void)
 	                          TABLE_G(redis_max_stale), php_table_reason, sizeof(php_table_reason)) != 0) {
 		return false;
 	}
+	if (!php_table_tier_classes_resolve()) {
+		return false;
+	}
 	php_table_tier_on = true;
 	php_table_tier_default = php_table_tier_cfg.all;
 	return true;
@@ -74,6 +198,7 @@ void php_table_tier_shutdown(void)
 		tbl_redis_free(php_table_tier_conn);
 	}
 	php_table_tier_conn = NULL;
+	php_table_tier_classes_free();
 }
 
 bool php_table_tier_covers(const zend_string *ns)
@@ -219,7 +344,7 @@ static int php_table_tier_materialize(tbl_t *t, tbl_ns_t nsid, const zend_string
 		php_table_throw_corrupt(msg);
 		return -1;
 	}
-	if (php_table_decode(v.type, v.data, v.len, rv) != SUCCESS) {
+	if (php_table_decode_ex(v.type, v.data, v.len, &php_table_tier_foreign, rv) != SUCCESS) {
 		return -1;
 	}
 	if (fill && (pttl == -1 || pttl >= 1000)) {
@@ -252,7 +377,7 @@ int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv)
 	}
 	fresh = php_table_tier_fresh(t);
 	if (fresh) {
-		if ((res = php_table_fetch(t, nsid, key, rv, NULL, 1)) != 0) {
+		if ((res = php_table_fetch_ex(t, nsid, key, rv, NULL, 1, &php_table_tier_foreign)) != 0) {
 			return res;
 		}
 		stamp = tbl_tier_stamp(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key));
@@ -360,7 +485,7 @@ bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval 
 	ZEND_HASH_FOREACH_VAL(keys, zv) {
 		zend_string *key = php_table_array_key(0, NULL, zv, true);
 		zval value;
-		int res = fresh ? php_table_fetch(t, nsid, key, &value, NULL, 1) : 0;
+		int res = fresh ? php_table_fetch_ex(t, nsid, key, &value, NULL, 1, &php_table_tier_foreign) : 0;
 
 		if (res > 0) {
 			zend_symtable_update(Z_ARRVAL_P(rv), key, &value);

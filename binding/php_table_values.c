@@ -80,7 +80,8 @@ zend_never_inline int php_table_decode_guarded(tbl_t *t, const tbl_view_t *v, zv
 	return r == SUCCESS ? 1 : -1;
 }
 
-zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv)
+zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, zval *rv,
+                                                 const php_table_foreign *foreign)
 {
 	uint8_t type = v->type;
 	uint32_t len = v->len;
@@ -97,12 +98,12 @@ zend_never_inline int php_table_fetch_serialized(tbl_t *t, const tbl_view_t *v, 
 	} zend_end_try();
 	memcpy(buf, v->data, len);
 	tbl_read_end(t);
-	r = php_table_decode(type, buf, len, rv);
+	r = php_table_decode_ex(type, buf, len, foreign, rv);
 	efree(buf);
 	return r == SUCCESS ? 1 : -1;
 }
 
-zend_never_inline int php_table_fetch_split(tbl_t *t, const tbl_view_t *v, zval *rv)
+zend_never_inline int php_table_fetch_split(tbl_t *t, const tbl_view_t *v, zval *rv, const php_table_foreign *foreign)
 {
 	uint8_t type = (uint8_t)(v->type & ~TBL_T_SPLIT);
 	zend_string *volatile bytes = NULL;
@@ -121,7 +122,7 @@ zend_never_inline int php_table_fetch_split(tbl_t *t, const tbl_view_t *v, zval 
 		ZVAL_STR(rv, bytes);
 		return 1;
 	}
-	r = php_table_decode(type, ZSTR_VAL(bytes), v->len, rv);
+	r = php_table_decode_ex(type, ZSTR_VAL(bytes), v->len, foreign, rv);
 	zend_string_efree(bytes);
 	return r == SUCCESS ? 1 : -1;
 }
@@ -143,7 +144,7 @@ zend_never_inline int php_table_fetch_image(tbl_t *t, const tbl_view_t *v, zval 
 }
 
 zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend_string *key, zval *rv,
-                                               tbl_view_t *meta)
+                                               tbl_view_t *meta, const php_table_foreign *foreign)
 {
 	void *volatile copy = NULL;
 	volatile zend_result r = FAILURE;
@@ -164,7 +165,7 @@ zend_never_inline int php_table_fetch_slotless(tbl_t *t, tbl_ns_t ns, const zend
 			/* Its pointers name the creator's addresses (php_table_image_shift from ours). */
 			r = php_table_image_copy_moved(copy, v.len, (const char *)v.data - php_table_image_shift, rv);
 		} else {
-			r = php_table_decode(v.type, copy ? copy : "", v.len, rv);
+			r = php_table_decode_ex(v.type, copy ? copy : "", v.len, foreign, rv);
 		}
 	} zend_catch {
 		free(copy);

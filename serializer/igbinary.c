@@ -32,8 +32,17 @@ static zend_result ig_serialize(zval *value, smart_str *out)
 	return SUCCESS;
 }
 
-static zend_result ig_unserialize(zval *out, const char *buf, size_t len)
+static zend_result ig_unserialize(zval *out, const char *buf, size_t len, const php_table_foreign *foreign)
 {
+	if (foreign && foreign->classes) {
+		/* igbinary has no allowed-classes option, and its format is not scanned here: refuse rather than
+		 * build classes nobody checked (php_table_tier_resolve refuses table.serializer=igbinary with a
+		 * list, so only a value some other writer put in Redis lands here). */
+		ZVAL_UNDEF(out);
+		php_table_throw_unreadable("an igbinary value, whose classes cannot be checked against "
+		                           "table.redis_allowed_classes; store objects with table.serializer=php");
+		return FAILURE;
+	}
 	ZVAL_NULL(out);
 	if (igbinary_unserialize((const uint8_t *)buf, len, out) != 0 || EG(exception)) {
 		/* igbinary leaves `out` NULL on its own failures; a throwing __wakeup leaves the value built. */

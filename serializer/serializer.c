@@ -300,6 +300,12 @@ void php_table_encoded_free(php_table_encoded *enc)
 
 zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval *out)
 {
+	return php_table_decode_ex(type, data, len, NULL, out);
+}
+
+zend_result php_table_decode_ex(uint8_t type, const void *data, uint32_t len, const php_table_foreign *foreign,
+                               zval *out)
+{
 	switch (type) {
 		case TBL_T_NULL:
 			ZVAL_NULL(out);
@@ -352,7 +358,7 @@ zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval 
 				ZVAL_STR(out, raw);
 				return SUCCESS;
 			}
-			r = php_table_decode(inner, ZSTR_VAL(raw), (uint32_t)ZSTR_LEN(raw), out);
+			r = php_table_decode_ex(inner, ZSTR_VAL(raw), (uint32_t)ZSTR_LEN(raw), foreign, out);
 			zend_string_efree(raw);
 			return r;
 		}
@@ -364,7 +370,7 @@ zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval 
 				php_table_throw_corrupt("stored by a serializer this build does not have");
 				return FAILURE;
 			}
-			return ser->unserialize(out, (const char *)data, len);
+			return ser->unserialize(out, (const char *)data, len, foreign);
 		}
 		default:
 			break;

@@ -27,14 +27,25 @@
 /* argnum value meaning "the value $compute returned" (remember()), for error messages. */
 #define PHP_TABLE_ARG_COMPUTED 0
 
+/* How a value from outside this host's PHP processes is decoded: a tiered namespace's, read from Redis
+ * or from its copy in the L1, which any client of the Redis may have written (docs/redis-tier.md's
+ * "Trust model"). NULL where the bytes were written by this host's PHP. */
+typedef struct php_table_foreign {
+	/* The lowercase names of the classes (enums included) its objects may be of: table.redis_allowed_classes,
+	 * empty for none; NULL: any class. */
+	const HashTable *classes;
+} php_table_foreign;
+
 typedef struct php_table_serializer {
 	const char *name;       /* the table.serializer INI value */
 	uint8_t type;           /* TBL_T_SERIAL_PHP, TBL_T_SERIAL_IGBINARY */
 	/* Append the serialized form of `value` to `out`. FAILURE with an exception set on error. */
 	zend_result (*serialize)(zval *value, smart_str *out);
 	/* Rebuild a value into `out` (left UNDEF on failure). FAILURE with an exception set when the bytes
-	 * are not valid or user code (__unserialize, __wakeup) threw. */
-	zend_result (*unserialize)(zval *out, const char *buf, size_t len);
+	 * are not valid or user code (__unserialize, __wakeup) threw. For a `foreign` value (non-NULL) a
+	 * value naming a class outside foreign->classes is refused before anything in it is built
+	 * (Shm\TableException), and a format that cannot tell refuses every value when there is a list. */
+	zend_result (*unserialize)(zval *out, const char *buf, size_t len, const php_table_foreign *foreign);
 } php_table_serializer;
 
 extern const php_table_serializer php_table_serializer_php;
@@ -91,6 +102,11 @@ static zend_always_inline bool php_table_decode_runs_user_code(uint8_t type)
  * (out left UNDEF) when the bytes are corrupt or the serializer fails. Native types run no user code and
  * may be decoded inside a read section; it never calls into the table. */
 zend_result php_table_decode(uint8_t type, const void *data, uint32_t len, zval *out);
+/* The same for a value from outside this host's PHP processes (`foreign`, NULL: php_table_decode): a value
+ * with an object of a class foreign->classes lacks, at any depth, or nested deeper than
+ * PHP_TABLE_MAX_SERIAL_DEPTH, fails with Shm\TableException and nothing of it is built. */
+zend_result php_table_decode_ex(uint8_t type, const void *data, uint32_t len, const php_table_foreign *foreign,
+                                zval *out);
 
 /* MINIT: the class of the exceptions this layer throws (Shm\TableException). It is handed down by the
  * module's start-up rather than named here, so that nothing in serializer/ refers to the binding above it. */
