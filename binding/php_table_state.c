@@ -202,6 +202,15 @@ static bool php_table_segment_resolve(uint32_t *mode)
 		php_table_segment_path[0] = '\0';
 		return false;
 	}
+	/* Whoever can open the file can read every value, or hold its lock; whoever can write it is trusted as
+	 * the owner is (core/shm_file.c). Its group gets both or nothing, other users nothing. */
+	if ((bits & 0007) || ((bits & 0060) != 0 && (bits & 0060) != 0060)) {
+		snprintf(php_table_reason, sizeof(php_table_reason), "table.segment_mode=%.40s %s; use 0600, or 0660 to share "
+			"it with the file's group", m, (bits & 0007) ? "opens the table to every user of this host"
+			: "gives the file's group some access, but sharing needs read and write");
+		php_table_segment_path[0] = '\0';
+		return false;
+	}
 	*mode = (uint32_t)bits;
 	memcpy(php_table_segment_name, name, len + 1);
 	return true;
@@ -362,6 +371,10 @@ static void php_table_open(bool attach)
 		if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0
 		    && getenv("TABLE_TEST_SEGMENT_MOVE") && strcmp(getenv("TABLE_TEST_SEGMENT_MOVE"), "1") == 0) {
 			cfg.segment_move = 1;   /* tests: map away from the creator's address (the copying fallback) */
+		}
+		if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0
+		    && getenv("TABLE_TEST_SEGMENT_LOCK_MS")) {
+			cfg.segment_lock_ms = (uint32_t)atoi(getenv("TABLE_TEST_SEGMENT_LOCK_MS"));   /* tests: a short bound */
 		}
 	}
 	errbuf[0] = '\0';

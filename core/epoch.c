@@ -260,9 +260,17 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	if (n >= TBL_HOLD_MAX) {
 		return TBL_ENOMEM;
 	}
+	list = tbl_slot_holds(t, s);
+	if (TBL_UNLIKELY(t->holds_ready != s)) {
+		/* This slot's first hold here: a named segment's file may have no room for its list (copy). */
+		if (tbl_seg_reserve(t, tbl_offset_of(t, list), TBL_HOLD_MAX * sizeof(uint64_t), "a zero-copy hold list")
+		    != TBL_OK) {
+			return TBL_ENOMEM;
+		}
+		t->holds_ready = s;
+	}
 	e = tbl_entry_at(t, off);
 	bytes = e->bytes;
-	list = tbl_slot_holds(t, s);
 	atomic_store_explicit(&list[n], off | TBL_HOLD_PENDING, memory_order_relaxed);
 	atomic_store_explicit(&s->nholds, n + 1, memory_order_release);
 	TBL_CRASH_POINT("epoch.hold.take.recorded");
@@ -673,6 +681,15 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 	}
 	TBL_CRASH_POINT("epoch.hold.handover.claimed");
 	to = tbl_slot_holds(t, s);
+	if (n > 0 && tbl_seg_reserve(t, tbl_offset_of(t, to), TBL_HOLD_MAX * sizeof(uint64_t), "a zero-copy hold list")
+	             != TBL_OK) {
+		/* A named segment's file has no room for the child's list: it holds nothing, as without a slot. */
+		if (tbl_misc_lock(t) == TBL_OK) {
+			slot_free_locked(t, s);
+			tbl_misc_unlock(t);
+		}
+		return NULL;
+	}
 	for (i = 0; i < n; i++) {
 		uint64_t rec = atomic_load_explicit(&from[i], memory_order_relaxed);
 

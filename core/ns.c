@@ -158,6 +158,19 @@ static void write_record(tbl_t *t, uint32_t id, const char *name, size_t len)
 	TBL_STORE_RELAXED(&r->fresh, fresh_stamp());
 }
 
+tbl_status_t tbl_ns_reserve(tbl_t *t, uint32_t id)
+{
+	const char *what = id ? "a new namespace" : "the default namespace";
+	tbl_status_t st = tbl_seg_reserve(t, tbl_offset_of(t, &t->nsrecs[id]), sizeof(tbl_nsrec_t), what);
+	uint32_t s;
+
+	/* One cell per stripe, max_ns cells apart: a page each, shared with the neighbouring ids. */
+	for (s = 0; st == TBL_OK && s < t->hdr->nstripes; s++) {
+		st = tbl_seg_reserve(t, tbl_offset_of(t, tbl_nscount(t, s, id)), sizeof(tbl_nscount_t), what);
+	}
+	return st;
+}
+
 static void publish(tbl_t *t, uint32_t id, uint32_t cell)
 {
 	atomic_store_explicit(&t->nsindex[cell], (uint16_t)(id + 1u), memory_order_release);
@@ -351,6 +364,11 @@ tbl_status_t tbl_ns_get(tbl_t *t, const char *name, size_t len, tbl_ns_t *out)
 	if (id >= h->max_ns || insert == UINT32_MAX) {
 		tbl_ns_unlock(t);
 		return recycle(t, name, len, out);
+	}
+	/* A named segment's file may be full: the record's and counters' pages get their blocks first. */
+	if ((st = tbl_ns_reserve(t, id)) != TBL_OK) {
+		tbl_ns_unlock(t);
+		return st;
 	}
 	/* Record, count, publish: whoever finds the name finds it counted (ns_created covers its id). */
 	write_record(t, id, name, len);

@@ -13,4 +13,9 @@
 tbl_status_t tbl_ns_lock(tbl_t *t);
 void tbl_ns_unlock(tbl_t *t);
 
+/* Give namespace `id`'s record and counter cells their blocks in a named segment's file before anything
+ * writes them (tbl_seg_reserve): under the namespace lock, or while the segment is being made. TBL_OK,
+ * or TBL_ESYS with t->errstr naming the file and the room left. */
+tbl_status_t tbl_ns_reserve(tbl_t *t, uint32_t id);
+
 #endif

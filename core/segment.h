@@ -26,6 +26,9 @@
  *   +--------------------+  map_size
  * Everything after segment_size is faulted in only where used: ids are handed out in order, so the
  * namespace pages a table touches grow with the namespaces it has, not with max_ns (every possible id).
+ * A named segment's file gets blocks for the slots and the namespace index when it is made, and for a
+ * hold list or a namespace's counters and record when first used (tbl_seg_reserve): no SIGBUS when its
+ * file system is full.
  */
 #ifndef TBL_SEGMENT_H
 #define TBL_SEGMENT_H
@@ -266,6 +269,7 @@ struct tbl {
 	uint64_t *hold_set;            /* process-local: offsets this process holds, open addressing */
 	uint64_t *held_cache;          /* process-local: held offsets by key hash (tbl_lookup_held) */
 	tbl_slot_t *handover;          /* between fork()'s prepare step and the child: the child's slot */
+	const tbl_slot_t *holds_ready; /* the slot whose hold list this process reserved (tbl_seg_reserve) */
 	int handed_over;               /* forked while holding: tbl_release_holds looks for slots no child took */
 	uint64_t slot_retry_ms;        /* no free slot: don't scan for one again before then (monotonic ms) */
 	tbl_segment_info_t seg;        /* named or anonymous, same base or not (tbl_segment_info) */
@@ -367,6 +371,19 @@ static inline _Atomic uint64_t *tbl_slot_holds(const tbl_t *t, const tbl_slot_t 
 static inline tbl_nscount_t *tbl_nscount(const tbl_t *t, uint32_t stripe, uint32_t ns_id)
 {
 	return &t->nscounts[(size_t)stripe * t->hdr->max_ns + ns_id];
+}
+
+/* Before the first store to a part of the mapping after the reader slots (a slot's hold list, a new
+ * namespace's counters and record): a named segment gives it blocks in its file now, so that a full
+ * file system is TBL_ESYS here, errstr saying what could not be had where, and never a SIGBUS at the
+ * store (shm_file.c). The caller owns [off, off + len) (no one else writes it meanwhile). Anonymous
+ * segments have nothing to reserve. */
+static inline tbl_status_t tbl_seg_reserve(tbl_t *t, uint64_t off, uint64_t len, const char *what)
+{
+	if (!t->shm_ops || !t->shm_ops->reserve) {
+		return TBL_OK;
+	}
+	return t->shm_ops->reserve(&t->shm, off, len, what, t->errstr, sizeof(t->errstr));
 }
 
 /* Namespace ids handed out so far, the default one included: ids below it have counters and a record

@@ -43,6 +43,11 @@ typedef struct tbl_shm_ops {
 	tbl_status_t (*open_named)(tbl_shm_t *shm, const struct tbl_shm_named_req *req, struct tbl_shm_named_res *res,
 	                           char *err, size_t errlen);
 	void (*publish)(tbl_shm_t *shm);
+	/* Named segments only (NULL elsewhere): give bytes [off, off + len) of the table (offsets from
+	 * shm->addr) their blocks in the file now, so that a full file system is this call's TBL_ESYS (`err`
+	 * names the file, `what` was wanted and the free space) and never a SIGBUS when the pages are first
+	 * touched. The caller owns that range (nobody else writes it meanwhile). Cheap when already done. */
+	tbl_status_t (*reserve)(tbl_shm_t *shm, uint64_t off, uint64_t len, const char *what, char *err, size_t errlen);
 } tbl_shm_ops_t;
 
 /* The backend this platform uses for anonymous segments. */
@@ -78,7 +83,12 @@ typedef struct tbl_seg_prefix {
 /* What to open. */
 typedef struct tbl_shm_named_req {
 	const char *path;                 /* the file; its last component must not be a symlink */
-	uint32_t mode;                    /* permission bits of a new file (0: 0600) */
+	uint32_t mode;                    /* permission bits of a new file (0: 0600; none for 'other' users).
+	                                     With group read and write (0660), an existing file of another
+	                                     user is accepted when its group may read and write it and is one
+	                                     of this process's groups: that group is trusted as its owner is */
+	uint32_t lock_wait_ms;            /* the longest wait for the file's lock (another process may hold
+	                                     it: a stopped creator, anyone who can open the file); 0: 10 s */
 	int recreate;                     /* replace a segment that does not match instead of failing */
 	int move;                         /* tests: map an existing segment away from its creator's base */
 	uint32_t layout_version;
@@ -88,6 +98,8 @@ typedef struct tbl_shm_named_req {
 	uint64_t map_size;
 	uint64_t reserve;                 /* bytes of a new file (prefix included) to allocate at once, so that
 	                                     a full file system fails the open, never a later store (SIGBUS) */
+	uint64_t reserve_tail;            /* and bytes at the end of the mapping (the namespace index); the
+	                                     rest gets its blocks part by part when first used (reserve()) */
 } tbl_shm_named_req_t;
 
 /* Why an existing file was replaced by a new segment. */

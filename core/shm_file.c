@@ -5,14 +5,36 @@
  *
  * The file is a prefix (tbl_seg_prefix_t in shm.h, TBL_SEG_PREFIX_SIZE bytes) followed by the table's own
  * mapping. Rules:
- *   - Opened with O_NOFOLLOW, refused when it is a symlink, not a regular file, or owned by another
- *     user; a new file gets exactly the configured mode (fchmod, whatever the umask).
+ *   - Who is trusted. Whoever can write the file can change anything in the table (values the binding
+ *     unserializes, the allocator's offsets, the locks), so only its owner and, when asked for, its group
+ *     may use it. Opened with O_NOFOLLOW; refused when it is a symlink or not a regular file, when any
+ *     'other' permission bit is set (mode & 0007: every user of the host could read it, or hold its
+ *     lock), and when it belongs to another user, unless this process trusts the group (req->mode has
+ *     group read and write, table.segment_mode=0660), the file's mode gives its group read and write,
+ *     and the file's group is one of this process's (effective or supplementary): then that group's
+ *     members are trusted exactly as the owner is. A new file gets exactly the configured mode (fchmod,
+ *     whatever the umask), its group being the creator's effective one (or the directory's, setgid).
+ *     All of this is checked before the lock is taken, so nobody the table would refuse can hold it.
  *   - Creation is serialised by flock() on the file: whoever holds it and finds no finished prefix
  *     initialises (truncate to zero and back, so every byte is zero, then the table), writes the prefix
  *     and its magic last, and lets go. Everyone else waits on the lock and then attaches. A creator killed
  *     midway leaves no magic and its lock is released by the kernel, so the next opener initialises
  *     afresh. Nobody maps a file before its magic is there, so re-initialising one never pulls memory
  *     from under a live process.
+ *   - The wait for that lock is bounded (req->lock_wait_ms, 10 s by default; LOCK_NB polled with a
+ *     backoff of 1 to 50 ms): a creator holds it for as long as it takes to size and initialise the file,
+ *     an attacher for an mmap(), so a holder past the bound is stopped (SIGSTOP, a debugger) or stuck,
+ *     and the opener fails with TBL_EBUSY naming the file and the holder's pid (/proc/locks) instead of
+ *     hanging. Only trusted users can open the file (above), so only they can hold it that long.
+ *   - No SIGBUS on a full file system. A store to a page of a tmpfs file that has no block, when the file
+ *     system is full, is a SIGBUS, so every page is given its block (posix_fallocate) before it is first
+ *     touched: a creator reserves the prefix, the table proper with the reader slots (req->reserve) and
+ *     the namespace index (req->reserve_tail) before it maps the file, and the parts used one at a time
+ *     (a slot's zero-copy hold list, a namespace's counters and name) are reserved by their first user
+ *     through reserve(), which fails with a message instead. A creator that fails (no room, or anything
+ *     else before publish()) unlinks its unfinished file under the lock and empties it, so nothing is
+ *     left that holds memory or that others would initialise again only to fail the same way.
+ *     posix_fallocate() needs the file, so the descriptor stays open (unlocked) while it is mapped.
  *   - A segment is never truncated or re-initialised once finished. One that must go (made in a
  *     previous boot, or by another version with table.segment_recreate=1) is unlinked under its lock and
  *     a new file is created in its place: processes still mapping the old one keep it, whole, until they
@@ -36,6 +58,10 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#ifdef __linux__
+# include <sys/sysmacros.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 #include "crash.h"
@@ -46,9 +72,15 @@
 #endif
 
 #define SEG_OPEN_ATTEMPTS 16
+#define SEG_LOCK_WAIT_MS  10000u   /* the default bound on waiting for the file's lock */
+#define SEG_LOCK_NAP_MAX_US 50000L
 
 typedef struct seg_file {
-	int fd;                  /* open and flock()ed while a new segment is being initialised, else -1 */
+	int fd;                  /* open while mapped (reserve() needs it) */
+	int locked;              /* fd holds the creation lock: a new segment, not yet published */
+	dev_t dev;               /* the file, to unlink an unpublished one only while the path names it */
+	ino_t ino;
+	char *path;
 	unsigned char *map;      /* the whole mapping: prefix, then the table */
 	size_t map_len;
 } seg_file_t;
@@ -126,13 +158,165 @@ static unsigned char *map_elsewhere(int fd, size_t len, void *avoid)
 	return p;
 }
 
-static int lock_file(int fd)
+static uint64_t now_ms(void)
 {
-	int r;
+	struct timespec ts;
 
-	while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Take the file's lock, polling until `deadline` (now_ms()). 0, or -1 with errno: ETIMEDOUT when another
+ * process held it all along. */
+static int lock_file(int fd, uint64_t deadline)
+{
+	long nap_us = 1000;
+
+	for (;;) {
+		struct timespec nap;
+
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			return 0;
+		}
+		if (errno == EINTR) {
+			continue;
+		}
+		if (errno != EWOULDBLOCK) {
+			return -1;
+		}
+		if (now_ms() >= deadline) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		nap.tv_sec = 0;
+		nap.tv_nsec = nap_us * 1000L;
+		nanosleep(&nap, NULL);   /* a signal just cuts the nap short */
+		nap_us = nap_us * 2 > SEG_LOCK_NAP_MAX_US ? SEG_LOCK_NAP_MAX_US : nap_us * 2;
 	}
-	return r;
+}
+
+/* The pid /proc/locks names as holding a flock() lock on the file `st` describes, or 0 (not Linux, not
+ * found, or a holder in another pid namespace). For the message only. */
+static long lock_holder(const struct stat *st)
+{
+	long pid = 0;
+#ifdef __linux__
+	FILE *f = fopen("/proc/locks", "r");
+	char line[256];
+
+	if (!f) {
+		return 0;
+	}
+	while (pid == 0 && fgets(line, sizeof(line), f)) {
+		char kind[16];
+		long p;
+		unsigned int maj, min;
+		unsigned long long ino;
+
+		/* "1: FLOCK  ADVISORY  WRITE 1234 00:1a:5678 0 EOF"; waiters' lines have "->" after the number. */
+		if (!strstr(line, "->") && sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &p, &maj, &min, &ino) == 5
+		    && strcmp(kind, "FLOCK") == 0 && maj == major(st->st_dev) && min == minor(st->st_dev)
+		    && ino == (unsigned long long)st->st_ino && p > 0) {
+			pid = p;
+		}
+	}
+	fclose(f);
+#else
+	(void)st;
+#endif
+	return pid;
+}
+
+/* Is `gid` this process's effective group or one of its supplementary groups? */
+static int in_my_groups(gid_t gid)
+{
+	gid_t *list;
+	int n, i, found = 0;
+
+	if (gid == getegid()) {
+		return 1;
+	}
+	if ((n = getgroups(0, NULL)) <= 0 || !(list = malloc((size_t)n * sizeof(*list)))) {
+		return 0;
+	}
+	n = getgroups(n, list);
+	for (i = 0; i < n && !found; i++) {
+		found = list[i] == gid;
+	}
+	free(list);
+	return found;
+}
+
+/* Why this process must not use the existing file `st` describes (see "Who is trusted" above), in `buf`;
+ * NULL when it may. `mode` is the configured one. */
+static const char *trust_refusal(const struct stat *st, mode_t mode, const char *path, char *buf, size_t n)
+{
+	unsigned long uid = (unsigned long)st->st_uid, me = (unsigned long)geteuid(), gid = (unsigned long)st->st_gid;
+	unsigned int bits = (unsigned int)(st->st_mode & 0777);
+
+	if (bits & 0007) {
+		snprintf(buf, n, "%s has mode 0%03o, which lets every user of this host open it; refusing to use it "
+		         "(chmod it to 0600 or 0660, or remove it)", path, bits);
+	} else if (st->st_uid == geteuid()) {
+		return NULL;
+	} else if ((mode & 0060) != 0060) {
+		size_t l = (size_t)snprintf(buf, n, "%s is owned by uid %lu, not by this process's user (uid %lu); refusing "
+		                            "to use it", path, uid, me);
+		if ((bits & 0060) == 0060 && in_my_groups(st->st_gid) && l < n) {
+			snprintf(buf + l, n - l, " (its group, gid %lu, which this process is in, may share it: set "
+			         "table.segment_mode=0660 to trust that group)", gid);
+		}
+	} else if ((bits & 0060) != 0060) {
+		snprintf(buf, n, "%s is owned by uid %lu and not shared with its group (mode 0%03o); refusing to use it",
+		         path, uid, bits);
+	} else if (!in_my_groups(st->st_gid)) {
+		snprintf(buf, n, "%s is owned by uid %lu and shared with its group, gid %lu, which this process's user "
+		         "(uid %lu) is not in; refusing to use it", path, uid, gid, me);
+	} else {
+		return NULL;   /* a member of the file's group, which this process trusts */
+	}
+	return buf;
+}
+
+/* posix_fallocate() of [off, off + len) of `fd`: 0 or the error number. */
+static int reserve_fd(int fd, uint64_t off, uint64_t len)
+{
+	int e;
+
+	while ((e = posix_fallocate(fd, (off_t)off, (off_t)len)) == EINTR) {
+	}
+	return e;
+}
+
+/* The message of a failed reservation: what could not get its blocks, where, and the room left. */
+static void no_room(int fd, const char *path, const char *what, int e, char *err, size_t errlen)
+{
+	struct statvfs vs;
+	unsigned long long avail = 0;
+
+	if (fstatvfs(fd, &vs) == 0) {
+		avail = (unsigned long long)vs.f_bavail * (unsigned long long)vs.f_frsize;
+	}
+	if (e == ENOSPC) {
+		snprintf(err, errlen, "no room for %s in %s: posix_fallocate() failed: %s (%llu bytes free there); make "
+		         "room, enlarge that file system (Docker: --shm-size), or lower table.memory", what, path,
+		         strerror(e), avail);
+	} else {
+		snprintf(err, errlen, "no room for %s in %s: posix_fallocate() failed: %s", what, path, strerror(e));
+	}
+}
+
+/* A creator gives up (lock held, no magic): unlink the file while the path still names it, so that
+ * nobody initialises it again, and empty it, so that its blocks are free at once even while a waiter
+ * still has it open (that waiter then finds the path gone and starts over). */
+static void discard_unfinished(int fd, const char *path, dev_t dev, ino_t ino)
+{
+	struct stat pst;
+
+	if (lstat(path, &pst) == 0 && pst.st_dev == dev && pst.st_ino == ino) {
+		(void)unlink(path);
+	}
+	(void)ftruncate(fd, 0);
 }
 
 /* Let the lock go, then the descriptor. A flock() lock belongs to the open file, which a mapping of it
@@ -177,12 +361,20 @@ static const char *prefix_mismatch(const tbl_seg_prefix_t *p, const tbl_shm_name
 	return NULL;
 }
 
+static void free_sf(seg_file_t *sf)
+{
+	free(sf->path);
+	free(sf);
+}
+
 static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *req, tbl_shm_named_res_t *res,
                                     char *err, size_t errlen)
 {
 	const char *app = req->app_version ? req->app_version : "";
 	mode_t mode = req->mode ? (mode_t)(req->mode & 07777u) : (mode_t)0600;
-	char boot[TBL_SEG_BOOT_ID_MAX], why[160];
+	uint32_t wait_ms = req->lock_wait_ms ? req->lock_wait_ms : SEG_LOCK_WAIT_MS;
+	uint64_t deadline = now_ms() + wait_ms;
+	char boot[TBL_SEG_BOOT_ID_MAX], why[160], refusal[400];
 	int attempt, replaced = TBL_SEG_KEPT;
 	seg_file_t *sf;
 
@@ -191,8 +383,14 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 		snprintf(err, errlen, "version string \"%s\" is too long for a segment header", app);
 		return TBL_EINVAL;
 	}
+	if (mode & 0007) {   /* the binding refuses it first; this is the core's own guard */
+		snprintf(err, errlen, "mode 0%03o would open %s to every user of this host", (unsigned int)(mode & 0777),
+		         req->path);
+		return TBL_EINVAL;
+	}
 	read_boot_id(boot, sizeof(boot));
-	if (!(sf = calloc(1, sizeof(*sf)))) {
+	if (!(sf = calloc(1, sizeof(*sf))) || !(sf->path = strdup(req->path))) {
+		free_sf(sf);
 		snprintf(err, errlen, "calloc(%zu) failed", sizeof(*sf));
 		return TBL_ESYS;
 	}
@@ -209,7 +407,7 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 		if (fd >= 0) {
 			fresh = 1;
 			if (fchmod(fd, mode) != 0) {   /* exactly the configured mode, whatever the umask */
-				free(sf);
+				free_sf(sf);
 				return fail(fd, err, errlen, TBL_ESYS, "fchmod(%s) failed: %s", req->path, strerror(errno));
 			}
 		} else if (errno == EEXIST) {
@@ -220,7 +418,7 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 		}
 		if (fd < 0) {
 			int e = errno;
-			free(sf);
+			free_sf(sf);
 			if (e == ELOOP) {
 				return fail(-1, err, errlen, TBL_EINVAL, "%s is a symbolic link; refusing to follow it%s", req->path,
 				            " (remove it)");
@@ -228,22 +426,32 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 			return fail(-1, err, errlen, TBL_ESYS, "open(%s) failed: %s", req->path, strerror(e));
 		}
 		if (fstat(fd, &st) != 0) {
-			free(sf);
+			free_sf(sf);
 			return fail(fd, err, errlen, TBL_ESYS, "fstat(%s) failed: %s", req->path, strerror(errno));
 		}
 		if (!S_ISREG(st.st_mode)) {
-			free(sf);
+			free_sf(sf);
 			return fail(fd, err, errlen, TBL_EINVAL, "%s is not a regular file%s", req->path, "; refusing to use it");
 		}
-		if (st.st_uid != geteuid()) {
-			char who[96];
-			snprintf(who, sizeof(who), "uid %lu, not by this process's user (uid %lu); refusing to use it",
-			         (unsigned long)st.st_uid, (unsigned long)geteuid());
-			free(sf);
-			return fail(fd, err, errlen, TBL_EINVAL, "%s is owned by %s", req->path, who);
+		if (!fresh && trust_refusal(&st, mode, req->path, refusal, sizeof(refusal))) {
+			free_sf(sf);
+			return fail(fd, err, errlen, TBL_EINVAL, "%s%s", refusal, "");
 		}
-		if (lock_file(fd) != 0) {
-			free(sf);
+		if (lock_file(fd, deadline) != 0) {
+			if (errno == ETIMEDOUT) {
+				long pid = lock_holder(&st);
+				char who[32] = "";
+				if (pid > 0) {
+					snprintf(who, sizeof(who), " (pid %ld)", pid);
+				}
+				snprintf(err, errlen, "%s is locked by another process%s, which did not let go of it within %g s: "
+				         "creating or replacing a segment holds that lock only briefly, so that process is stopped "
+				         "or stuck; end it, or remove the file", req->path, who, wait_ms / 1000.0);
+				close(fd);
+				free_sf(sf);
+				return TBL_EBUSY;
+			}
+			free_sf(sf);
 			return fail(fd, err, errlen, TBL_ESYS, "flock(%s) failed: %s", req->path, strerror(errno));
 		}
 		/* While we waited, the file may have been replaced: then the path names another one. */
@@ -274,13 +482,13 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 				snprintf(err, errlen, "%s does not match this build: %s; remove the file or set "
 				         "table.segment_recreate=1", req->path, bad);
 				close(fd);
-				free(sf);
+				free_sf(sf);
 				return TBL_EINVAL;
 			}
 			if (replace != TBL_SEG_KEPT) {
 				/* Unlink under its lock; whoever maps it keeps it until they exit. */
 				if (unlink(req->path) != 0 && errno != ENOENT) {
-					free(sf);
+					free_sf(sf);
 					return fail(fd, err, errlen, TBL_ESYS, "unlink(%s) failed: %s", req->path, strerror(errno));
 				}
 				TBL_CRASH_POINT("segment.replace.unlinked");
@@ -305,10 +513,11 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 				map = map_at(fd, len, (void *)(uintptr_t)(pre.base - TBL_SEG_PREFIX_SIZE));
 			}
 			if (!map) {
-				free(sf);
+				free_sf(sf);
 				return fail(fd, err, errlen, TBL_ESYS, "mmap(%s) failed: %s", req->path, strerror(errno));
 			}
-			unlock_close(fd);
+			(void)flock(fd, LOCK_UN);   /* the descriptor stays open, for reserve() */
+			sf->fd = fd;
 			sf->map = map;
 			sf->map_len = len;
 			shm->addr = map + TBL_SEG_PREFIX_SIZE;
@@ -330,12 +539,12 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 				snprintf(err, errlen, "%s is not a table segment (unknown header); remove the file or set "
 				         "table.segment_recreate=1", req->path);
 				close(fd);
-				free(sf);
+				free_sf(sf);
 				return TBL_EINVAL;
 			}
 			/* Perhaps another format's live segment: unlink it rather than write over it. */
 			if (unlink(req->path) != 0 && errno != ENOENT) {
-				free(sf);
+				free_sf(sf);
 				return fail(fd, err, errlen, TBL_ESYS, "unlink(%s) failed: %s", req->path, strerror(errno));
 			}
 			close(fd);
@@ -347,27 +556,39 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 			replaced = TBL_SEG_REINITIALISED;
 			snprintf(res->note, sizeof(res->note), "the segment's creator died before finishing it; made afresh");
 		}
-		/* New, or never finished: nobody maps it. Zero it whole and size it. */
+		/* New, or never finished: nobody maps it. Zero it whole and size it, then give its blocks to every
+		 * part that is not reserved by its first user later. */
 		len = TBL_SEG_PREFIX_SIZE + (size_t)req->map_size;
 		if (ftruncate(fd, 0) != 0 || ftruncate(fd, (off_t)len) != 0) {
-			free(sf);
-			return fail(fd, err, errlen, TBL_ESYS, "ftruncate(%s) failed: %s", req->path, strerror(errno));
+			int e = errno;
+			discard_unfinished(fd, req->path, st.st_dev, st.st_ino);
+			free_sf(sf);
+			return fail(fd, err, errlen, TBL_ESYS, "ftruncate(%s) failed: %s", req->path, strerror(e));
 		}
 		TBL_CRASH_POINT("segment.create.sized");
-		if (req->reserve) {
-			int e = posix_fallocate(fd, 0, (off_t)(req->reserve < len ? req->reserve : len));
+		{
+			uint64_t head = req->reserve < len ? req->reserve : len;
+			uint64_t tail = req->reserve_tail < len - head ? req->reserve_tail : len - head;
+			int e = head ? reserve_fd(fd, 0, head) : 0;
+
+			if (e == 0 && tail) {
+				e = reserve_fd(fd, len - tail, tail);
+			}
 			if (e != 0) {
-				char msg[160];
-				snprintf(msg, sizeof(msg), "%s%s", strerror(e),
-				         e == ENOSPC ? " (the file system is too small for table.memory: enlarge it, or lower table.memory)" : "");
-				(void)ftruncate(fd, 0);
-				free(sf);
-				return fail(fd, err, errlen, TBL_ESYS, "posix_fallocate(%s) failed: %s", req->path, msg);
+				char what[64];
+				snprintf(what, sizeof(what), "a segment of %llu bytes", (unsigned long long)(head + tail));
+				no_room(fd, req->path, what, e, err, errlen);
+				discard_unfinished(fd, req->path, st.st_dev, st.st_ino);
+				close(fd);
+				free_sf(sf);
+				return TBL_ESYS;
 			}
 		}
 		if (!(map = map_at(fd, len, creator_hint(req->path)))) {
-			free(sf);
-			return fail(fd, err, errlen, TBL_ESYS, "mmap(%s) failed: %s", req->path, strerror(errno));
+			int e = errno;
+			discard_unfinished(fd, req->path, st.st_dev, st.st_ino);
+			free_sf(sf);
+			return fail(fd, err, errlen, TBL_ESYS, "mmap(%s) failed: %s", req->path, strerror(e));
 		}
 		{
 			tbl_seg_prefix_t *p = (tbl_seg_prefix_t *)(void *)map;
@@ -384,6 +605,9 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 		}
 		TBL_CRASH_POINT("segment.create.prefixed");
 		sf->fd = fd;   /* keeps the creation lock until publish() */
+		sf->locked = 1;
+		sf->dev = st.st_dev;
+		sf->ino = st.st_ino;
 		sf->map = map;
 		sf->map_len = len;
 		shm->addr = map + TBL_SEG_PREFIX_SIZE;
@@ -399,7 +623,7 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 		res->ino = (uint64_t)st.st_ino;
 		return TBL_OK;
 	}
-	free(sf);
+	free_sf(sf);
 	snprintf(err, errlen, "could not open %s: it was replaced %d times while this process waited for it",
 	         req->path, SEG_OPEN_ATTEMPTS);
 	return TBL_ESYS;
@@ -413,10 +637,26 @@ static void file_publish(tbl_shm_t *shm)
 	/* Everything before is in place: the magic makes it a segment others may attach to. */
 	__atomic_store_n(&p->magic, TBL_SEG_MAGIC, __ATOMIC_RELEASE);
 	TBL_CRASH_POINT("segment.create.published");
-	if (sf->fd >= 0) {
-		unlock_close(sf->fd);   /* the creation lock */
-		sf->fd = -1;
+	if (sf->locked) {
+		(void)flock(sf->fd, LOCK_UN);   /* the creation lock; the descriptor stays open, for reserve() */
+		sf->locked = 0;
 	}
+}
+
+static tbl_status_t file_reserve(tbl_shm_t *shm, uint64_t off, uint64_t len, const char *what, char *err,
+                                 size_t errlen)
+{
+	seg_file_t *sf = shm->handle;
+	int e;
+
+	if (!sf || sf->fd < 0 || len == 0) {
+		return TBL_OK;
+	}
+	if ((e = reserve_fd(sf->fd, TBL_SEG_PREFIX_SIZE + off, len)) != 0) {
+		no_room(sf->fd, sf->path, what, e, err, errlen);
+		return TBL_ESYS;
+	}
+	return TBL_OK;
 }
 
 static void file_detach(tbl_shm_t *shm)
@@ -429,10 +669,14 @@ static void file_detach(tbl_shm_t *shm)
 	if (sf->map) {
 		munmap(sf->map, sf->map_len);
 	}
-	if (sf->fd >= 0) {
-		unlock_close(sf->fd);   /* an unpublished segment: the next opener initialises it */
+	if (sf->locked) {
+		/* Never published: whatever made the creator give up would stop the next one too. */
+		discard_unfinished(sf->fd, sf->path, sf->dev, sf->ino);
+		unlock_close(sf->fd);
+	} else if (sf->fd >= 0) {
+		close(sf->fd);
 	}
-	free(sf);
+	free_sf(sf);
 	shm->handle = NULL;
 	shm->addr = NULL;
 }
@@ -450,7 +694,7 @@ static tbl_status_t file_create(tbl_shm_t *shm, size_t size, char *err, size_t e
 }
 
 static const tbl_shm_ops_t file_ops = { "file", file_create, file_detach, file_protect, file_open_named,
-                                        file_publish };
+                                        file_publish, file_reserve };
 
 const tbl_shm_ops_t *tbl_shm_file_ops(void)
 {

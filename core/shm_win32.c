@@ -65,7 +65,8 @@ static int win32_protect(tbl_shm_t *shm, int readonly)
 	return VirtualProtect(shm->addr, shm->size, readonly ? PAGE_READONLY : PAGE_READWRITE, &old) ? 0 : -1;
 }
 
-static const tbl_shm_ops_t win32_ops = { "win32", win32_create, win32_detach, win32_protect, NULL, NULL };
+static const tbl_shm_ops_t win32_ops = { "win32", win32_create, win32_detach, win32_protect, NULL, NULL,
+                                         NULL };
 
 const tbl_shm_ops_t *tbl_shm_default_ops(void)
 {

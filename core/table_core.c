@@ -19,6 +19,7 @@
 #include "epoch.h"
 #include "hash.h"
 #include "crash.h"
+#include "ns.h"
 #include "proc.h"
 #include "sync.h"
 #include "table_core.h"
@@ -163,17 +164,28 @@ static tbl_status_t open_named(tbl_t *t, const tbl_config_t *cfg, const tbl_head
 	req.header_size = sizeof(tbl_header_t);
 	req.memory = cfg->memory;
 	req.map_size = plan->map_size;
-	/* The prefix and the table proper are reserved at once; the slots and their hold lists are touched
-	 * one process at a time. */
-	req.reserve = TBL_SEG_PREFIX_SIZE + plan->off_slots;
+	/* Bounded: the lock may be held by a stopped process. A bigger segment takes its creator longer to
+	 * size (posix_fallocate of table.memory), so the bound grows with it. */
+	if (!(req.lock_wait_ms = cfg->segment_lock_ms)) {
+		uint64_t gib = cfg->memory >> 30;
+		req.lock_wait_ms = 10000u + 1000u * (uint32_t)(gib < 3600u ? gib : 3600u);
+	}
+	/* Blocks for the prefix, the table proper and the reader slots, and for the namespace index (probed
+	 * anywhere), at once; a hold list and a namespace's pages when first used (tbl_seg_reserve). */
+	req.reserve = TBL_SEG_PREFIX_SIZE + plan->off_holds;
+	req.reserve_tail = plan->map_size - plan->off_nsindex;
 	if ((st = t->shm_ops->open_named(&t->shm, &req, &res, errbuf, errlen)) != TBL_OK) {
 		return st;
 	}
 	t->base = t->shm.addr;
 	t->hdr = (tbl_header_t *)(void *)t->base;
 	if (res.created) {
-		if ((st = init_segment(t, cfg, plan, heap_off, errbuf, errlen)) != TBL_OK) {
-			t->shm_ops->detach(&t->shm);   /* unpublished: the next opener starts over */
+		if ((st = init_segment(t, cfg, plan, heap_off, errbuf, errlen)) != TBL_OK
+		    || (st = tbl_ns_reserve(t, 0)) != TBL_OK) {
+			if (st == TBL_ESYS && t->errstr[0]) {
+				snprintf(errbuf, errlen, "%s", t->errstr);
+			}
+			t->shm_ops->detach(&t->shm);   /* unpublished: the file is removed, the next opener starts over */
 			return st;
 		}
 		t->hdr->map_ino = res.ino;

@@ -48,7 +48,8 @@ void tbl_detach(tbl_t *t);
 /* Find a namespace by name. TBL_ENOTFOUND when it has never been created. */
 tbl_status_t tbl_ns_find(tbl_t *t, const char *name, size_t len, tbl_ns_t *out);
 /* Find or create (takes the namespace lock when creating). When every id is taken, the id of an empty
- * namespace is recycled; TBL_ENSFULL when every namespace holds entries. */
+ * namespace is recycled; TBL_ENSFULL when every namespace holds entries; TBL_ESYS when a named segment's
+ * file system has no room for a new one's pages (tbl_errstr says so). */
 tbl_status_t tbl_ns_get(tbl_t *t, const char *name, size_t len, tbl_ns_t *out);
 /* Name of a namespace (not NUL-terminated). The default namespace has length 0. */
 const char *tbl_ns_name(tbl_t *t, tbl_ns_t ns, size_t *len);

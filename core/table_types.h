@@ -84,7 +84,10 @@ typedef struct tbl_config {
 	/* A named segment (shm_file.c): the file every process that names it maps, whoever started it.
 	 * NULL: an anonymous segment, shared only with processes forked after tbl_create. */
 	const char *segment_path;
-	uint32_t segment_mode;     /* permission bits of a new file; 0 = 0600 */
+	uint32_t segment_mode;     /* permission bits of a new file; 0 = 0600. None for 'other' users; group
+	                              read and write (0660) also trusts files of other users of the file's
+	                              group (shm_file.c) */
+	uint32_t segment_lock_ms;  /* the longest wait for the file's lock; 0 = 10 s plus 1 s per GiB of memory */
 	int segment_recreate;      /* replace a segment of another version or size instead of failing / keeping it */
 	const char *app_version;   /* the embedding program's version, stored in a named segment and checked */
 	int segment_move;          /* tests only: map an existing named segment away from its creator's base */

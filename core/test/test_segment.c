@@ -3,7 +3,9 @@
  * open the same file share one table; the file's safety rules (0600, no symlink, no foreign owner, a
  * header that must match); first creation by exactly one of several racing processes; a creator killed
  * midway; an existing segment of another size; one from a previous boot; the creator's base address and
- * the fallback elsewhere; recovery after every process that had it mapped was SIGKILLed.
+ * the fallback elsewhere; recovery after every process that had it mapped was SIGKILLed; the trust rules
+ * (no mode for 'other' users, a group trusted only when asked for); a bounded wait for a lock another
+ * process holds; a full file system failing the creation or a namespace's first use, never a SIGBUS.
  *
  * Every test works in a directory of its own (mkdtemp under /dev/shm, else /tmp).
  */
@@ -14,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "table_fixture.h"
@@ -508,6 +513,186 @@ TBL_TEST(test_live_process_elsewhere_is_not_reaped)
 	remove_dir();
 }
 
+TBL_TEST(test_modes_open_to_others_are_refused)
+{
+	tbl_config_t cfg;
+	char err[512];
+	tbl_status_t st;
+	tbl_t *t;
+
+	make_dir("others");
+	cfg = named_cfg(MB);
+	cfg.segment_mode = 0666;
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_EINVAL && strstr(err, "every user of this host") != NULL);
+	CHECK(access(path, F_OK) != 0);
+	REQUIRE((t = open_named(MB)) != NULL);
+	tbl_destroy(t);
+	REQUIRE(chmod(path, 0604) == 0);
+	cfg.segment_mode = 0;
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_EINVAL && strstr(err, "has mode 0604") != NULL);
+	/* Its own user's file shared with the group: the owner may use it whatever its own mode says. */
+	REQUIRE(chmod(path, 0660) == 0);
+	REQUIRE((t = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	tbl_destroy(t);
+	remove_dir();
+}
+
+TBL_TEST(test_group_is_trusted_only_when_asked)
+{
+	tbl_config_t cfg;
+	char err[512];
+	tbl_status_t st;
+	tbl_t *t;
+	gid_t group = 65534;
+
+	make_dir("group");
+	if (geteuid() != 0) {
+		printf("  (not root: cannot make a file of another user; checked by the PHPT test when root)\n");
+		remove_dir();
+		return;
+	}
+	REQUIRE((t = open_named(MB)) != NULL);
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "k", "v", 0) == TBL_OK);
+	tbl_destroy(t);
+	REQUIRE(chown(path, 65534, group) == 0 && chmod(path, 0660) == 0);
+	cfg = named_cfg(MB);
+	cfg.segment_mode = 0660;
+	/* Root is not in that group. */
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_EINVAL && strstr(err, "which this process's user (uid 0) is not in") != NULL);
+	REQUIRE(setegid(group) == 0);
+	/* Now it is: a member of the file's group shares the table... */
+	REQUIRE((t = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	CHECK(value_is(t, "k", "v"));
+	tbl_destroy(t);
+	/* ... unless it trusts no one but its own user ... */
+	cfg.segment_mode = 0600;
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_EINVAL && strstr(err, "owned by uid 65534, not by this process's user") != NULL
+	      && strstr(err, "table.segment_mode=0660") != NULL);
+	/* ... or the file is not its group's. */
+	cfg.segment_mode = 0660;
+	REQUIRE(chmod(path, 0640) == 0);
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_EINVAL && strstr(err, "not shared with its group (mode 0640)") != NULL);
+	REQUIRE(setegid(0) == 0);
+	remove_dir();
+}
+
+TBL_TEST(test_lock_held_elsewhere_is_a_bounded_wait)
+{
+	tbl_config_t cfg;
+	char err[512], want[64], c;
+	int ready[2], go[2], status;
+	tbl_status_t st;
+	pid_t pid;
+	tbl_t *t;
+
+	make_dir("lockwait");
+	REQUIRE((t = open_named(MB)) != NULL);
+	tbl_destroy(t);
+	REQUIRE(pipe(ready) == 0 && pipe(go) == 0);
+	if ((pid = fork()) == 0) {
+		int fd = open(path, O_RDONLY);   /* read access is enough to hold flock() */
+		close(ready[0]);
+		close(go[1]);
+		if (fd < 0 || flock(fd, LOCK_EX) != 0 || write(ready[1], "l", 1) != 1) {
+			_exit(30);
+		}
+		_exit(read(go[0], &c, 1) >= 0 ? 0 : 31);
+	}
+	REQUIRE(pid > 0);
+	close(ready[1]);
+	close(go[0]);
+	REQUIRE(read(ready[0], &c, 1) == 1);
+	cfg = named_cfg(MB);
+	cfg.segment_lock_ms = 200;
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	snprintf(want, sizeof(want), "is locked by another process (pid %ld)", (long)pid);
+	CHECK(st == TBL_EBUSY && strstr(err, want) != NULL && strstr(err, "within 0.2 s") != NULL);
+	close(go[1]);   /* let go: the next open attaches */
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	REQUIRE((t = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	CHECK(!info_of(t).created);
+	tbl_destroy(t);
+	close(ready[0]);
+	remove_dir();
+}
+
+static uint64_t free_bytes(void)
+{
+	struct statvfs vs;
+
+	return statvfs(dir, &vs) == 0 ? (uint64_t)vs.f_bavail * vs.f_frsize : 0;
+}
+
+/* A tmpfs of 4 MiB: a segment that does not fit is refused whole, one that does is reserved at once,
+ * and what is used later (a namespace's pages) fails with TBL_ESYS when the file system is full. */
+TBL_TEST(test_full_file_system_is_an_error_not_a_sigbus)
+{
+	tbl_config_t cfg;
+	char err[512], filler[600], name[32];
+	static char block[4096];
+	tbl_status_t st = TBL_OK;
+	uint64_t free0, need;
+	tbl_ns_t ns;
+	tbl_t *t;
+	int fd, i;
+
+	make_dir("full");
+	if (geteuid() != 0 || mount("tmpfs", dir, "tmpfs", 0, "size=4m") != 0) {
+		printf("  (cannot mount a tmpfs here: checked by the PHPT test where it can)\n");
+		remove_dir();
+		return;
+	}
+	cfg = named_cfg(8 * MB);
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_ESYS && strstr(err, "no room for a segment of") != NULL && strstr(err, path) != NULL
+	      && strstr(err, "bytes free there") != NULL);
+	CHECK(access(path, F_OK) != 0);   /* nothing left behind */
+
+	/* Room for the table, not for the default namespace's pages (reserved after it is initialised): the
+	 * unpublished file is removed as well. */
+	cfg = named_cfg(MB);
+	cfg.namespaces = 300;
+	free0 = free_bytes();
+	REQUIRE((t = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	tbl_destroy(t);
+	need = free0 - free_bytes();
+	REQUIRE(unlink(path) == 0 && need > 64 * 1024);
+	snprintf(filler, sizeof(filler), "%s/filler", dir);
+	memset(block, 1, sizeof(block));
+	REQUIRE((fd = open(filler, O_CREAT | O_WRONLY, 0600)) >= 0);
+	while (free_bytes() > need - 64 * 1024 && write(fd, block, sizeof(block)) == (ssize_t)sizeof(block)) {
+	}
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_ESYS && strstr(err, "no room for the default namespace") != NULL);
+	CHECK(access(path, F_OK) != 0);
+	REQUIRE(ftruncate(fd, 0) == 0);
+
+	REQUIRE((t = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	while (write(fd, block, sizeof(block)) == (ssize_t)sizeof(block)) {
+	}
+	close(fd);
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "k", "v", 0) == TBL_OK);   /* the heap was reserved */
+	for (i = 1; i <= 200; i++) {
+		snprintf(name, sizeof(name), "ns%d", i);
+		if ((st = tbl_ns_get(t, name, strlen(name), &ns)) != TBL_OK) {
+			break;
+		}
+	}
+	CHECK(st == TBL_ESYS && i > 1 && strstr(tbl_errstr(t), "no room for a new namespace") != NULL);
+	REQUIRE(unlink(filler) == 0);
+	CHECK(tbl_ns_get(t, name, strlen(name), &ns) == TBL_OK);
+	CHECK(fixture_set(t, ns, "k", "v", 0) == TBL_OK && fixture_set(t, TBL_NS_DEFAULT, "k2", "v", 0) == TBL_OK);
+	CHECK_CONSISTENT(t);
+	tbl_destroy(t);
+	CHECK(umount(dir) == 0);
+	remove_dir();
+}
+
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_two_handles_share_and_data_outlives_them),
 	TBL_TEST_ENTRY(test_mode_is_exact_whatever_the_umask),
@@ -521,6 +706,10 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_racing_creators_make_one_table),
 	TBL_TEST_ENTRY(test_all_killed_then_reattached),
 	TBL_TEST_ENTRY(test_live_process_elsewhere_is_not_reaped),
+	TBL_TEST_ENTRY(test_modes_open_to_others_are_refused),
+	TBL_TEST_ENTRY(test_group_is_trusted_only_when_asked),
+	TBL_TEST_ENTRY(test_lock_held_elsewhere_is_a_bounded_wait),
+	TBL_TEST_ENTRY(test_full_file_system_is_an_error_not_a_sigbus),
 };
 
 int main(int argc, char **argv)
