@@ -26,6 +26,7 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	/* INI values, as set at startup (all PHP_INI_SYSTEM). */
 	bool enabled;
 	bool relay_alias;
+	bool apcu_compat;          /* provide APCu's functions on the table when APCu is not loaded */
 	char *memory;
 	char *eviction_policy;
 	char *serializer;

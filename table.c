@@ -39,6 +39,7 @@
 
 #include "php_table.h"
 #include "php_table_internal.h"
+#include "php_table_apcu.h"
 #include "table_arginfo.h"
 #include "serializer/compress.h"
 #include "redis/redis_url_mask.h"
@@ -86,6 +87,8 @@ PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("table.compression_threshold", "512", PHP_INI_SYSTEM, OnUpdateString,
 		compression_threshold, zend_table_globals, table_globals)
 	STD_PHP_INI_BOOLEAN("table.relay_alias", "0", PHP_INI_SYSTEM, OnUpdateBool, relay_alias,
+		zend_table_globals, table_globals)
+	STD_PHP_INI_BOOLEAN("table.apcu_compat", "0", PHP_INI_SYSTEM, OnUpdateBool, apcu_compat,
 		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY("table.zero_copy", "auto", PHP_INI_SYSTEM, OnUpdateString, zero_copy,
 		zend_table_globals, table_globals)
@@ -177,6 +180,8 @@ static PHP_MINIT_FUNCTION(table)
 
 	php_table_testhooks_register(module_number);
 	php_table_state_startup();
+	/* Last: it may register a second module, "apcu" (binding/php_table_apcu_module.c). */
+	php_table_apcu_startup(TABLE_G(apcu_compat));
 	return SUCCESS;
 }
 
@@ -284,6 +289,8 @@ static const zend_module_dep table_deps[] = {
 #endif
 	/* Start after relay when it is loaded, so table.relay_alias sees its Relay\Table. */
 	ZEND_MOD_OPTIONAL("relay")
+	/* And after APCu, so that table.apcu_compat steps aside for it (it is registered either way). */
+	ZEND_MOD_OPTIONAL("apcu")
 	ZEND_MOD_END
 };
 

@@ -146,6 +146,11 @@ PHP_TABLE_HIDDEN int php_table_tier_remember(tbl_t *t, zend_string *ns, zend_str
 PHP_TABLE_HIDDEN void php_table_testhooks_register(int module_number);
 /* php_table_remember.c: release the claims a request still holds (RSHUTDOWN, after a bailout). */
 PHP_TABLE_HIDDEN void php_table_claims_release_all(tbl_t *t);
+/* php_table_remember.c: remember()'s work once its arguments are checked (a namespace not tiered): the
+ * value of `key`, or $compute's (called with fci's own params) stored with `ttl`, computed at most once
+ * across processes per miss. For remember() and, from above, apcu_entry(). */
+PHP_TABLE_HIDDEN void php_table_remember_key(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl,
+                                             zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *return_value);
 /* php_table_scan.c: drop the request's fullscan() generator closure (RSHUTDOWN). */
 PHP_TABLE_HIDDEN void php_table_scan_rshutdown(void);
 

@@ -70,8 +70,7 @@ static zend_result php_table_compute(tbl_t *t, const zend_string *nsname, tbl_ns
 	tbl_status_t st;
 
 	ZVAL_UNDEF(&rv);
-	fci->retval = &rv;
-	fci->param_count = 0;
+	fci->retval = &rv;   /* its params are the caller's: none for remember(), the key for apcu_entry() */
 	fci->named_params = NULL;
 	if (zend_call_function(fci, fcc) != SUCCESS || EG(exception) || Z_TYPE(rv) == IS_UNDEF) {
 		zval_ptr_dtor(&rv);
@@ -130,11 +129,6 @@ PHP_METHOD(Shm_Table, remember)
 	bool expire_null = true;
 	uint32_t ttl;
 	tbl_t *t;
-	tbl_ns_t nsid;
-	tbl_status_t st;
-	uint64_t deadline = 0;
-	long sleep_us = 1000;
-	int r;
 
 	ZEND_PARSE_PARAMETERS_START(2, 4)
 		Z_PARAM_STR(key)
@@ -156,6 +150,18 @@ PHP_METHOD(Shm_Table, remember)
 		return;
 	}
 #endif
+	php_table_remember_key(t, ns, key, ttl, &fci, &fcc, return_value);
+}
+
+void php_table_remember_key(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl, zend_fcall_info *fci,
+                            zend_fcall_info_cache *fcc, zval *return_value)
+{
+	tbl_ns_t nsid;
+	tbl_status_t st;
+	uint64_t deadline = 0;
+	long sleep_us = 1000;
+	int r;
+
 	if ((r = php_table_ns_read(t, ns, &nsid)) > 0) {
 		r = php_table_fetch(t, nsid, key, return_value, NULL, 1);
 	}
@@ -171,7 +177,7 @@ PHP_METHOD(Shm_Table, remember)
 	}
 	/* $compute asking for its own key would otherwise wait on itself for the whole bound. */
 	if (php_table_claim_held(nsid, key)) {
-		php_table_compute(t, ns, nsid, key, ttl, &fci, &fcc, return_value);
+		php_table_compute(t, ns, nsid, key, ttl, fci, fcc, return_value);
 		return;
 	}
 
@@ -182,7 +188,7 @@ PHP_METHOD(Shm_Table, remember)
 			/* The previous computer may have stored it between our miss and our claim. */
 			r = php_table_fetch(t, nsid, key, return_value, NULL, 0);
 			if (r == 0) {
-				php_table_compute(t, ns, nsid, key, ttl, &fci, &fcc, return_value);
+				php_table_compute(t, ns, nsid, key, ttl, fci, fcc, return_value);
 			}
 			php_table_claim_release(t, nsid, key);
 			return;
@@ -211,5 +217,5 @@ PHP_METHOD(Shm_Table, remember)
 		}
 	}
 	/* The other worker did not deliver in time: compute it ourselves. */
-	php_table_compute(t, ns, nsid, key, ttl, &fci, &fcc, return_value);
+	php_table_compute(t, ns, nsid, key, ttl, fci, fcc, return_value);
 }

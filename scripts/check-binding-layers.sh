@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check-binding-layers.sh - the Zend side calls one way, down: table.c (the module: INI, start-up and
-# shutdown, request start and end, phpinfo) above binding/, binding/ above serializer/, and serializer/
+# shutdown, request start and end, phpinfo) above binding/'s APCu API (php_table_apcu*), that above the
+# rest of binding/, binding/ above serializer/, and serializer/
 # above core/ and redis/ (which are Zend-free: core/Makefile's check-zend-free and check-layers check core/
 # itself). What a lower layer needs from above (the serializer's exception class) is handed down at start-up.
 #
@@ -14,12 +15,19 @@ B=${1:?usage: check-binding-layers.sh BUILD_DIR}
 fail() { echo "binding-layers: $*"; echo "binding-layers: 0 passed, 1 failed"; exit 1; }
 [ -f "$B/.libs/table.o" ] || fail "no $B/.libs/table.o (build the extension first)"
 
-# The layers, top first: "name dir..." (the module is table.o alone, at the build's top).
-LAYERS=("module ." "binding binding" "serializer serializer" "core core redis")
+# The layers, top first: "name dir..." (the module is table.o alone, at the build's top). The APCu API
+# (binding/php_table_apcu*.c, table.apcu_compat) is a binding of its own above the methods' binding:
+# "dir:PREFIX" takes only that folder's objects whose name starts with PREFIX, "dir:-PREFIX" all others.
+LAYERS=("module ." "apcu binding:php_table_apcu" "binding binding:-php_table_apcu" "serializer serializer" "core core redis")
 objects() { # DIR... -> the objects of those folders (the module: table.o only)
 	local d
 	for d in "$@"; do
-		if [ "$d" = . ]; then echo "$B/.libs/table.o"; else find "$B/$d" -path '*/.libs/*.o' 2>/dev/null; fi
+		case $d in
+			.) echo "$B/.libs/table.o" ;;
+			*:-*) find "$B/${d%%:*}" -path '*/.libs/*.o' ! -name "${d#*:-}*" 2>/dev/null ;;
+			*:*) find "$B/${d%%:*}" -path '*/.libs/*.o' -name "${d#*:}*" 2>/dev/null ;;
+			*) find "$B/$d" -path '*/.libs/*.o' 2>/dev/null ;;
+		esac
 	done
 }
 bad=0 nobj=0

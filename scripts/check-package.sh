@@ -94,7 +94,7 @@ shipped_files() {
 			php/*) continue ;;
 			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|redis/.gitignore|package.xml|composer.json) continue ;;
 			# the extension's sources
-			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|binding/*.c|binding/*.h) r=src ;;
+			config.m4|config.w32|table.c|table.stub.php|table_arginfo.h|php_table.h|binding/*.c|binding/*.h|binding/*.stub.php) r=src ;;
 			# the Redis client's own unit tests, with the Makefile that runs them against a redis-server
 			# (make -C redis test): redis/ is self-contained, so they can run from the package
 			redis/Makefile|redis/test/*.c|redis/test/*.h) r=test ;;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Regenerate table_arginfo.h from table.stub.php with PHP's own gen_stub.php, offline.
+# Regenerate table_arginfo.h from table.stub.php (and binding/php_table_apcu_arginfo.h from
+# binding/php_table_apcu.stub.php, the APCu API of table.apcu_compat) with PHP's own gen_stub.php, offline.
 #
 #   scripts/gen-arginfo.sh            # from anywhere; writes table_arginfo.h next to table.stub.php
 #   GEN_STUB=/path/to/gen_stub.php PHP_PARSER=/path/to/PhpParser scripts/gen-arginfo.sh
@@ -33,4 +34,4 @@ ln -s "$PHP_PARSER" "$TMP/PHP-Parser-$PARSER_VERSION/lib/PhpParser"
 
 cd "$ROOT"
 # -f: regenerate even when the stub hash in the header is unchanged.
-"$PHP" "$TMP/gen_stub.php" -f table.stub.php
+"$PHP" "$TMP/gen_stub.php" -f table.stub.php binding/php_table_apcu.stub.php

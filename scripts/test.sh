@@ -269,15 +269,23 @@ fi
 
 if has_layer arginfo; then
 	if [ -f scripts/gen-arginfo.sh ] && [ -f table.stub.php ]; then
-		banner "arginfo: scripts/gen-arginfo.sh in a copy, diffed with table_arginfo.h"
+		banner "arginfo: scripts/gen-arginfo.sh in a copy, diffed with every committed *_arginfo.h"
 		A="$BUILD_ROOT/arginfo"
-		rm -rf "$A" && mkdir -p "$A/scripts" && cp scripts/gen-arginfo.sh "$A/scripts/" && cp table.stub.php "$A/"
+		# Every stub and the script, in the tree's layout (the headers are made beside their stubs).
+		rm -rf "$A" && mkdir -p "$A/scripts" && cp scripts/gen-arginfo.sh "$A/scripts/" &&
+			tree_files . | grep -E '\.stub\.php$' | copy_into "$A"
+		stale=""
 		if ! PHP="$PHP_BIN" sh "$A/scripts/gen-arginfo.sh" >"$A.log" 2>&1; then
 			cat "$A.log"; record arginfo 0 1 0 "gen-arginfo.sh failed"
-		elif diff -u table_arginfo.h "$A/table_arginfo.h"; then
-			record arginfo 1 0
 		else
-			record arginfo 0 1 0 "table_arginfo.h is stale: run scripts/gen-arginfo.sh and commit it"
+			for h in $(cd "$A" && find . -name '*_arginfo.h' | sed 's|^\./||'); do
+				diff -u "$h" "$A/$h" || stale="$stale $h"
+			done
+			if [ -z "$stale" ]; then
+				record arginfo 1 0
+			else
+				record arginfo 0 1 0 "stale:$stale: run scripts/gen-arginfo.sh and commit it"
+			fi
 		fi
 	else
 		record arginfo 0 0 0 "no table.stub.php or scripts/gen-arginfo.sh yet"

@@ -8,7 +8,8 @@ if (ini_get('table.zero_copy') !== 'auto') die('skip the suite runs with table.z
 foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias',
           'table.zero_copy', 'table.zero_copy_budget', 'table.segment', 'table.segment_dir', 'table.segment_mode',
           'table.segment_recreate', 'table.compression', 'table.compression_threshold', 'table.redis',
-          'table.redis_namespaces', 'table.redis_prefix', 'table.redis_timeout', 'table.redis_max_stale'] as $name) {
+          'table.redis_namespaces', 'table.redis_prefix', 'table.redis_timeout', 'table.redis_max_stale',
+          'table.redis_allowed_classes'] as $name) {
     echo $name, ' = ', var_export(ini_get($name), true), "\n";
 }
 var_dump(ini_set('table.memory', '128M'), ini_get('table.memory'));
@@ -41,6 +42,7 @@ table.redis_namespaces = ''
 table.redis_prefix = 'table:'
 table.redis_timeout = '1000'
 table.redis_max_stale = '1000'
+table.redis_allowed_classes = '*'
 bool(false)
 string(3) "64M"
 bool(false)
@@ -51,12 +53,14 @@ int(67108864)
 string(4) "gdsf"
 string(3) "php"
 string(4) "none"
+table.apcu_compat: access system
 table.compression: access system
 table.compression_threshold: access system
 table.enabled: access system
 table.eviction_policy: access system
 table.memory: access system
 table.redis: access system
+table.redis_allowed_classes: access system
 table.redis_max_stale: access system
 table.redis_namespaces: access system
 table.redis_prefix: access system

@@ -29,12 +29,14 @@ foreach ($listed as $name => $value) {
 --EXPECT--
 missing from table.ini: none
 not settings of the extension: none
+table.apcu_compat = '0'
 table.compression = 'none'
 table.compression_threshold = '512'
 table.enabled = '1'
 table.eviction_policy = 'gdsf'
 table.memory = '64M'
 table.redis = ''
+table.redis_allowed_classes = '*'
 table.redis_max_stale = '1000'
 table.redis_namespaces = ''
 table.redis_prefix = 'table:'

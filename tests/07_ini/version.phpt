@@ -24,42 +24,46 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(18) {
+array(20) {
   [0]=>
-  string(17) "table.compression"
+  string(17) "table.apcu_compat"
   [1]=>
-  string(27) "table.compression_threshold"
+  string(17) "table.compression"
   [2]=>
-  string(13) "table.enabled"
+  string(27) "table.compression_threshold"
   [3]=>
-  string(21) "table.eviction_policy"
+  string(13) "table.enabled"
   [4]=>
-  string(12) "table.memory"
+  string(21) "table.eviction_policy"
   [5]=>
-  string(11) "table.redis"
+  string(12) "table.memory"
   [6]=>
-  string(21) "table.redis_max_stale"
+  string(11) "table.redis"
   [7]=>
-  string(22) "table.redis_namespaces"
+  string(27) "table.redis_allowed_classes"
   [8]=>
-  string(18) "table.redis_prefix"
+  string(21) "table.redis_max_stale"
   [9]=>
-  string(19) "table.redis_timeout"
+  string(22) "table.redis_namespaces"
   [10]=>
-  string(17) "table.relay_alias"
+  string(18) "table.redis_prefix"
   [11]=>
-  string(13) "table.segment"
+  string(19) "table.redis_timeout"
   [12]=>
-  string(17) "table.segment_dir"
+  string(17) "table.relay_alias"
   [13]=>
-  string(18) "table.segment_mode"
+  string(13) "table.segment"
   [14]=>
-  string(22) "table.segment_recreate"
+  string(17) "table.segment_dir"
   [15]=>
-  string(16) "table.serializer"
+  string(18) "table.segment_mode"
   [16]=>
-  string(15) "table.zero_copy"
+  string(22) "table.segment_recreate"
   [17]=>
+  string(16) "table.serializer"
+  [18]=>
+  string(15) "table.zero_copy"
+  [19]=>
   string(22) "table.zero_copy_budget"
 }
 bool(true)

@@ -1,0 +1,70 @@
+/*
+ * php_table_apcu.h - APCu's userland API on the table (table.apcu_compat=1), a binding of its own above
+ * the methods' helpers: it calls down into php_table_internal.h's functions and the core exactly as
+ * Shm\Table's methods do, and nothing below it knows APCu.
+ *
+ *   php_table_apcu_module.c     the "apcu" module: its registration from table.c's MINIT (or stepping
+ *                               aside for the real APCu), the apc.* INI settings, constants, phpinfo()
+ *   php_table_apcu_functions.c  apcu_fetch/store/add/delete/exists/inc/dec/cas/entry/clear_cache/enabled
+ *   php_table_apcu_info.c       apcu_cache_info, apcu_sma_info, apcu_key_info
+ *
+ * Every APCu key lives in the table namespace PHP_TABLE_APCU_NS, so apcu_clear_cache() clears only them
+ * and Shm\Table::get($key, 'apcu') reads what apcu_store($key) wrote.
+ */
+#ifndef PHP_TABLE_APCU_H
+#define PHP_TABLE_APCU_H
+
+#include "php_table_internal.h"
+
+#define PHP_TABLE_APCU_NS      "apcu"
+/* The APCu release whose API and behaviour this layer reproduces: what phpversion('apcu') answers. */
+#define PHP_TABLE_APCU_VERSION "5.1.22"
+
+/* For table.c's MINIT, after everything of its own is registered: register the "apcu" module (functions,
+ * apc.* INI, constants) when `compat` (table.apcu_compat) is on and the real APCu is not loaded; when it
+ * is loaded, say so once at startup and leave APCu alone. */
+PHP_TABLE_HIDDEN void php_table_apcu_startup(bool compat);
+
+/* ---- shared by the php_table_apcu_*.c files ------------------------------------------------------- */
+
+/* The apc.* settings (APCu's names and defaults; most are accepted only: docs/apcu.md). */
+typedef struct php_table_apcu_settings {
+	bool enabled;            /* apc.enabled */
+	bool enable_cli;         /* apc.enable_cli: off by default, as APCu's */
+	bool use_request_time;   /* apc.use_request_time (PHP_INI_ALL) */
+	bool slam_defense, coredump_unmap;
+	zend_long shm_segments, entries_hint, gc_ttl, ttl, smart;
+	char *shm_size, *mmap_file_mask, *preload_path, *serializer;
+	/* Per process / per request. */
+	bool active;             /* apc.enabled, and not the CLI unless apc.enable_cli (APCu's rule) */
+	bool warned;             /* this request already warned that the table is unavailable */
+	time_t request_time;     /* apc.use_request_time: the request's start, 0 until first needed */
+} php_table_apcu_settings;
+
+extern PHP_TABLE_HIDDEN php_table_apcu_settings php_table_apcu_g;
+/* PHP_TABLE_APCU_NS as a persistent interned string, for the helpers that take a namespace name. */
+extern PHP_TABLE_HIDDEN zend_string *php_table_apcu_ns;
+
+/* The table for an apcu_* call, or NULL when APCu's answer is "disabled": apc.enabled=0, the CLI without
+ * apc.enable_cli, or the table unavailable (then one E_WARNING per request names the reason, instead of
+ * Shm\Table's exception: APCu applications expect false, and must still be told). */
+PHP_TABLE_HIDDEN tbl_t *php_table_apcu_table(bool quiet);
+
+/* The apcu namespace for a read (1 found, 0 never created, -1 thrown) or a write (false: thrown). */
+static zend_always_inline int php_table_apcu_ns_read(tbl_t *t, tbl_ns_t *out)
+{
+	return php_table_ns_read(t, php_table_apcu_ns, out);
+}
+
+static zend_always_inline bool php_table_apcu_ns_write(tbl_t *t, tbl_ns_t *out)
+{
+	return php_table_ns_write(t, php_table_apcu_ns, out);
+}
+
+/* An entry's expiry in APCu's terms: the TTL it was last written with (0: never expires). */
+static zend_always_inline zend_long php_table_apcu_entry_ttl(const tbl_view_t *v)
+{
+	return v->expire && v->expire > v->updated ? (zend_long)(v->expire - v->updated) : 0;
+}
+
+#endif
