@@ -201,11 +201,7 @@ static PHP_RINIT_FUNCTION(table)
 #if defined(COMPILE_DL_TABLE) && defined(ZTS)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
-	/* A named segment is attached on first use, in this process: a php-fpm worker's pool may name one
-	 * (php_admin_value) although the master, which made the anonymous segment, did not. */
-	if (UNEXPECTED(!php_table_named) && TABLE_G(enabled) && TABLE_G(segment) && TABLE_G(segment)[0]) {
-		php_table_tbl = NULL;
-	}
+	php_table_state_rinit();
 	return SUCCESS;
 }
 

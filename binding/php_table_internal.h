@@ -54,6 +54,7 @@ PHP_TABLE_HIDDEN tbl_t *php_table_handle_slow(void);
  * creates the anonymous segment, or leaves php_table_reason; MSHUTDOWN detaches. */
 PHP_TABLE_HIDDEN void php_table_state_startup(void);
 PHP_TABLE_HIDDEN void php_table_state_shutdown(void);
+PHP_TABLE_HIDDEN void php_table_state_rinit(void);
 
 /* php_table_errors.c. */
 /* Throw "disabled" or "unavailable: <reason>". */
@@ -154,6 +155,28 @@ PHP_TABLE_HIDDEN void php_table_remember_key(tbl_t *t, zend_string *ns, zend_str
 /* php_table_scan.c: drop the request's fullscan() generator closure (RSHUTDOWN). */
 PHP_TABLE_HIDDEN void php_table_scan_rshutdown(void);
 
+/* php_table_users.c: an anonymous table partitioned by user. php_table_user_tag_len is 0 in the processes
+ * of the user that owns the table (and always for a named segment): they see it whole. */
+extern PHP_TABLE_HIDDEN size_t php_table_user_tag_len;
+/* The default namespace (null) is more than TBL_NS_DEFAULT here: it is tiered (table.redis_namespaces
+ * has *), or this process sees its user's own. One flag, so that get()'s fast path tests one thing. */
+extern PHP_TABLE_HIDDEN bool php_table_default_ns_slow;
+/* A process's first request on the anonymous table: claim it for this user, or see its own namespaces.
+ * false (php_table_reason set) when this process cannot use the table. */
+PHP_TABLE_HIDDEN bool php_table_user_view_start(tbl_t *t);
+/* Tests (php_table_testhooks.c): forget the view, so that the next php_table_user_view_start looks again. */
+PHP_TABLE_HIDDEN void php_table_user_view_forget(void);
+/* As php_table_ns_read and php_table_ns_write, for a process that sees its user's namespaces. */
+PHP_TABLE_HIDDEN int php_table_user_ns_read(tbl_t *t, const zend_string *ns, tbl_ns_t *out);
+PHP_TABLE_HIDDEN bool php_table_user_ns_write(tbl_t *t, const zend_string *ns, tbl_ns_t *out);
+/* Whether a namespace (the default one, or one of that stored name) is this process's to list, and under
+ * what name. */
+#define PHP_TABLE_NS_HIDDEN 0
+#define PHP_TABLE_NS_SHOWN 1           /* under *shown (*shown_len bytes) */
+#define PHP_TABLE_NS_SHOWN_DEFAULT 2   /* this process's default namespace (null) */
+PHP_TABLE_HIDDEN int php_table_user_ns_shown(bool is_default, const char *name, size_t len, const char **shown,
+                                             size_t *shown_len);
+
 /* ---- argument checks (inline: every call makes them) ------------------------------------------------ */
 
 static zend_always_inline bool php_table_key_ok(const zend_string *key)
@@ -177,10 +200,15 @@ static zend_always_inline bool php_table_check_key(const zend_string *key, uint3
 
 static zend_always_inline bool php_table_check_ns(const zend_string *ns, uint32_t argnum)
 {
-	if (EXPECTED(!ns) || EXPECTED(ZSTR_LEN(ns) - 1 < TBL_NS_NAME_MAX)) {
+	if (EXPECTED(!ns) || EXPECTED(ZSTR_LEN(ns) - 1 < TBL_NS_NAME_MAX && ZSTR_VAL(ns)[0] != '\x01')) {
 		return true;
 	}
-	zend_argument_value_error(argnum, "must be between 1 and %u bytes long", TBL_NS_NAME_MAX);
+	if (ZSTR_LEN(ns) - 1 < TBL_NS_NAME_MAX) {
+		/* php_table_users.c: the prefix of other users' namespaces. */
+		zend_argument_value_error(argnum, "must not begin with the byte 0x01");
+	} else {
+		zend_argument_value_error(argnum, "must be between 1 and %u bytes long", TBL_NS_NAME_MAX);
+	}
 	return false;
 }
 
@@ -217,6 +245,9 @@ static zend_always_inline int php_table_ns_read(tbl_t *t, const zend_string *ns,
 {
 	tbl_status_t st;
 
+	if (UNEXPECTED(php_table_user_tag_len)) {
+		return php_table_user_ns_read(t, ns, out);
+	}
 	if (EXPECTED(!ns)) {
 		*out = TBL_NS_DEFAULT;
 		return 1;
@@ -244,6 +275,9 @@ static zend_always_inline bool php_table_ns_write(tbl_t *t, const zend_string *n
 {
 	tbl_status_t st;
 
+	if (UNEXPECTED(php_table_user_tag_len)) {
+		return php_table_user_ns_write(t, ns, out);
+	}
 	if (EXPECTED(!ns)) {
 		*out = TBL_NS_DEFAULT;
 		return true;

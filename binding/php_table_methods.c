@@ -30,16 +30,11 @@ PHP_METHOD(Shm_Table, get)
 	if (UNEXPECTED(!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle()))) {
 		RETURN_THROWS();
 	}
-	if (EXPECTED(!ns)) {
-#ifdef HAVE_TABLE_HIREDIS
-		if (UNEXPECTED(php_table_tier_default) && php_table_tier_get(t, ns, key, return_value)) {
-			return;
-		}
-#endif
+	if (EXPECTED(!ns) && EXPECTED(!php_table_default_ns_slow)) {
 		nsid = TBL_NS_DEFAULT;
 	} else {
 #ifdef HAVE_TABLE_HIREDIS
-		if (UNEXPECTED(php_table_tier_on) && php_table_tier_get(t, ns, key, return_value)) {
+		if (UNEXPECTED(ns ? php_table_tier_on : php_table_tier_default) && php_table_tier_get(t, ns, key, return_value)) {
 			return;
 		}
 #endif

@@ -73,6 +73,22 @@ PHP_METHOD(Shm_Table, clear)
 	RETURN_TRUE;
 }
 
+/* Whether processes of another user than the table's have namespaces in it (php_table_users.c). */
+static bool php_table_ns_of_other_users(tbl_t *t)
+{
+	unsigned n = tbl_ns_count_created(t);
+
+	for (unsigned i = 1; i < n; i++) {
+		size_t len;
+		const char *name = tbl_ns_name(t, (tbl_ns_t)i, &len);
+
+		if (len > 0 && name[0] == '\x01') {
+			return true;
+		}
+	}
+	return false;
+}
+
 PHP_METHOD(Shm_Table, clearAll)
 {
 	tbl_t *t;
@@ -83,6 +99,25 @@ PHP_METHOD(Shm_Table, clearAll)
 
 	if (!(t = php_table_handle())) {
 		RETURN_THROWS();
+	}
+	if (php_table_user_tag_len || php_table_ns_of_other_users(t)) {
+		/* Only the namespaces this process's user sees (php_table_users.c), one by one. */
+		unsigned n = tbl_ns_count_created(t);
+
+		for (unsigned i = 0; i < n; i++) {
+			size_t len;
+			const char *name = tbl_ns_name(t, (tbl_ns_t)i, &len);
+			uint64_t one = 0;
+
+			if (php_table_user_ns_shown(i == TBL_NS_DEFAULT, name, len, &name, &len) == PHP_TABLE_NS_HIDDEN) {
+				continue;
+			}
+			if ((st = tbl_clear_ns(t, tbl_ns_handle(t, i), &one)) != TBL_OK && php_table_throw(t, st, NULL, 0)) {
+				RETURN_THROWS();
+			}
+			removed += one;
+		}
+		RETURN_LONG((zend_long)removed);
 	}
 	if ((st = tbl_clear_all(t, &removed)) != TBL_OK && php_table_throw(t, st, NULL, 0)) {
 		RETURN_THROWS();
@@ -103,13 +138,17 @@ PHP_METHOD(Shm_Table, namespaces)
 	n = tbl_ns_count_created(t);
 	array_init(return_value);
 	for (unsigned i = 1; i < n; i++) {
-		size_t len;
-		const char *name;
+		size_t len, shown_len;
+		const char *name, *shown;
 		if (tbl_ns_entries(t, tbl_ns_handle(t, i)) == 0) {
 			continue;
 		}
 		name = tbl_ns_name(t, (tbl_ns_t)i, &len);
-		add_next_index_stringl(return_value, name, len);
+		/* Another user's, or this user's default namespace (listed by no one: it is null). */
+		if (php_table_user_ns_shown(false, name, len, &shown, &shown_len) != PHP_TABLE_NS_SHOWN) {
+			continue;
+		}
+		add_next_index_stringl(return_value, shown, shown_len);
 	}
 }
 
@@ -188,14 +227,28 @@ PHP_METHOD(Shm_Table, stats)
 		uint64_t entries = tbl_ns_entries(t, tbl_ns_handle(t, i));
 		size_t len;
 		const char *name;
-		if (i != TBL_NS_DEFAULT && entries == 0) {
-			continue;
-		}
+		int shown;
 		name = tbl_ns_name(t, (tbl_ns_t)i, &len);
+		shown = php_table_user_ns_shown(i == TBL_NS_DEFAULT, name, len, &name, &len);
+		if (shown == PHP_TABLE_NS_HIDDEN || (shown == PHP_TABLE_NS_SHOWN && entries == 0)) {
+			continue;   /* another user's, or empty (the default namespace is always listed, as "") */
+		}
+		if (shown == PHP_TABLE_NS_SHOWN_DEFAULT) {
+			name = "";
+			len = 0;
+		}
 		array_init_size(&one, 2);
 		add_assoc_long(&one, "count", (zend_long)entries);
 		add_assoc_long(&one, "memory", (zend_long)tbl_ns_bytes(t, tbl_ns_handle(t, i)));
 		zend_symtable_str_update(Z_ARRVAL(nss), name, len, &one);
+	}
+	if (!zend_hash_str_exists(Z_ARRVAL(nss), "", 0)) {
+		/* A process of another user than the table's (php_table_users.c) whose default namespace was
+		 * never written: listed all the same, as the owner's always is. */
+		array_init_size(&one, 2);
+		add_assoc_long(&one, "count", 0);
+		add_assoc_long(&one, "memory", 0);
+		zend_hash_str_update(Z_ARRVAL(nss), "", 0, &one);
 	}
 	add_assoc_zval(return_value, "namespaces", &nss);
 #ifdef HAVE_TABLE_HIREDIS

@@ -192,7 +192,8 @@ PHP_METHOD(Shm_Table, fullscanChunk)
 	uint64_t cursor;
 	zval batch, *zv;
 	zend_long last_ns = -1;
-	zval last_name;
+	zval last_name, shown_batch;
+	bool keep = false;
 
 	ZEND_PARSE_PARAMETERS_START(3, 3)
 		Z_PARAM_LONG(cursor_arg)
@@ -212,28 +213,41 @@ PHP_METHOD(Shm_Table, fullscanChunk)
 	tbl_scan(t, TBL_SCAN_ALL_NS, &cursor, count > 0 ? (uint64_t)count : PHP_TABLE_SCAN_CHUNK, php_table_scan_cb, &ctx);
 
 	/* The callback recorded namespace handles; names are looked up here, outside the read section.
-	 * Consecutive entries of one namespace share one name string. */
+	 * Consecutive entries of one namespace share one name string. Entries of namespaces this process's
+	 * user does not see (php_table_users.c) are left out. */
+	array_init(&shown_batch);
 	ZVAL_UNDEF(&last_name);
 	ZEND_HASH_FOREACH_VAL(Z_ARRVAL(batch), zv) {   /* may be empty, hence not initialized as packed */
 		if (Z_TYPE_P(zv) != IS_LONG) {
-			continue;
-		}
-		if (Z_LVAL_P(zv) == TBL_NS_DEFAULT) {
-			ZVAL_NULL(zv);
+			if (keep) {
+				Z_TRY_ADDREF_P(zv);
+				add_next_index_zval(&shown_batch, zv);
+			}
 			continue;
 		}
 		if (Z_LVAL_P(zv) != last_ns) {
 			size_t len;
 			const char *name = tbl_ns_name(t, (tbl_ns_t)Z_LVAL_P(zv), &len);
+			int shown = php_table_user_ns_shown(Z_LVAL_P(zv) == TBL_NS_DEFAULT, name, len, &name, &len);
+
 			zval_ptr_dtor(&last_name);
 			last_ns = Z_LVAL_P(zv);
-			ZVAL_STRINGL(&last_name, name, len);
+			keep = shown != PHP_TABLE_NS_HIDDEN;
+			if (shown == PHP_TABLE_NS_SHOWN) {
+				ZVAL_STRINGL(&last_name, name, len);
+			} else {
+				ZVAL_NULL(&last_name);   /* the default namespace */
+			}
 		}
-		ZVAL_COPY(zv, &last_name);
+		if (keep) {
+			Z_TRY_ADDREF(last_name);
+			add_next_index_zval(&shown_batch, &last_name);
+		}
 	} ZEND_HASH_FOREACH_END();
 	zval_ptr_dtor(&last_name);
+	zval_ptr_dtor(&batch);
 
 	array_init_size(return_value, 2);
 	add_next_index_long(return_value, (zend_long)cursor);
-	add_next_index_zval(return_value, &batch);
+	add_next_index_zval(return_value, &shown_batch);
 }

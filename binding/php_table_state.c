@@ -42,6 +42,7 @@ char php_table_reason[PHP_TABLE_REASON_MAX];         /* why the table is unavail
  * name was set globally (a pool may still name one); php_table_named says php_table_tbl is a named one. */
 static tbl_t *php_table_anon;
 bool php_table_named;
+bool php_table_default_ns_slow;
 char php_table_segment_name[PHP_TABLE_SEGMENT_NAME_MAX + 1];
 char php_table_segment_path[PHP_TABLE_SEGMENT_PATH_MAX];
 
@@ -351,6 +352,9 @@ static void php_table_open(bool attach)
 	if (!php_table_tier_resolve()) {
 		return;
 	}
+#ifdef HAVE_TABLE_HIREDIS
+	php_table_default_ns_slow = php_table_tier_default || php_table_user_tag_len;
+#endif
 	if (php_table_segment_name[0] && !attach) {
 		return;
 	}
@@ -414,6 +418,18 @@ tbl_t *php_table_handle_slow(void)
 	}
 	php_table_throw_unavailable();
 	return NULL;
+}
+
+/* RINIT. A named segment is attached on first use, in this process: a php-fpm worker's pool may name one
+ * (php_admin_value) although the master, which made the anonymous segment, did not. The anonymous one is
+ * claimed for its first user, or seen partitioned by a process of another user (php_table_users.c). */
+void php_table_state_rinit(void)
+{
+	if (UNEXPECTED(!php_table_named) && TABLE_G(enabled) && TABLE_G(segment) && TABLE_G(segment)[0]) {
+		php_table_tbl = NULL;
+	} else if (php_table_tbl && php_table_tbl == php_table_anon && !php_table_user_view_start(php_table_tbl)) {
+		php_table_tbl = NULL;   /* every call throws php_table_reason */
+	}
 }
 
 /* MINIT, once the classes are registered: validate the INI values and create the anonymous segment (a

@@ -11,6 +11,11 @@
  *       The table's full consistency check (tbl_check: chains, counters, allocator): "" when the table
  *       is consistent, else what is wrong. Attaches a named segment first, like any call.
  *
+ *   Shm\__table_test_user_view(): bool
+ *       Look at the anonymous table again as the user this process now runs as (after posix_setuid() in
+ *       a forked child, say), as a php-fpm worker's first request does (php_table_users.c): false when
+ *       this process may not use it. Only on the anonymous table.
+ *
  *   Shm\__table_test_native_encode(array $value): string|false
  *       The native encoding of $value (serializer/native.c), or false when it needs the serializer.
  *
@@ -36,6 +41,18 @@ PHP_FUNCTION(Shm___table_test_protect)
 	ZEND_PARSE_PARAMETERS_END();
 
 	RETURN_BOOL(php_table_tbl && tbl_debug_protect(php_table_tbl, readonly) == 0);
+}
+
+PHP_FUNCTION(Shm___table_test_user_view)
+{
+	tbl_t *t;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	php_table_user_view_forget();
+	RETURN_BOOL(php_table_user_view_start(t));
 }
 
 PHP_FUNCTION(Shm___table_test_check)
@@ -96,6 +113,9 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_table_test_native_decode, 0, 1, 
 	ZEND_ARG_TYPE_INFO(0, bytes, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_table_test_user_view, 0, 0, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_table_test_check, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
@@ -106,6 +126,7 @@ ZEND_END_ARG_INFO()
 static const zend_function_entry php_table_test_functions[] = {
 	ZEND_NS_FALIAS("Shm", __table_test_protect, Shm___table_test_protect, arginfo_table_test_protect)
 	ZEND_NS_FALIAS("Shm", __table_test_check, Shm___table_test_check, arginfo_table_test_check)
+	ZEND_NS_FALIAS("Shm", __table_test_user_view, Shm___table_test_user_view, arginfo_table_test_user_view)
 	ZEND_NS_FALIAS("Shm", __table_test_native_encode, Shm___table_test_native_encode, arginfo_table_test_native_encode)
 	ZEND_NS_FALIAS("Shm", __table_test_native_decode, Shm___table_test_native_decode, arginfo_table_test_native_decode)
 	ZEND_FE_END

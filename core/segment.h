@@ -184,6 +184,8 @@ typedef struct tbl_header {
 	_Atomic uint64_t held_entries;    /* entries with at least one zero-copy hold */
 	_Atomic uint64_t held_bytes;      /* and their bytes (what table.zero_copy_budget bounds) */
 	_Atomic uint64_t free_hint;       /* alloc.free_bytes when the allocator lock was last released */
+	_Atomic uint32_t first_user;      /* 1 + the user id that claimed the table first (tbl_user_claim), 0 =
+	                                     none yet. In this line's padding: the layout is unchanged */
 
 	/* The Redis tier's bookkeeping (tier.c), lock-free. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t tier_fresh_ms;   /* monotonic ms: every invalidation Redis

@@ -293,6 +293,17 @@ void tbl_segment_info(const tbl_t *t, tbl_segment_info_t *out)
 	*out = t->seg;
 }
 
+uint32_t tbl_user_claim(tbl_t *t, uint32_t uid)
+{
+	uint32_t seen = 0;
+
+	/* Stored as uid + 1, so that a zeroed segment reads "nobody yet" and root (uid 0) can claim it. */
+	if (atomic_compare_exchange_strong(&t->hdr->first_user, &seen, uid + 1)) {
+		return uid;
+	}
+	return seen - 1;
+}
+
 void tbl_detach(tbl_t *t)
 {
 	if (t) {

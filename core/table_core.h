@@ -39,6 +39,10 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
  * is attached at its own size (tbl_segment_info says so), or replaced with cfg->segment_recreate. One from
  * a previous boot is replaced. */
 void tbl_segment_info(const tbl_t *t, tbl_segment_info_t *out);
+/* The user the table belongs to: the first `uid` ever passed here (an atomic claim, for the life of the
+ * segment). The embedder decides what a process of another user may see (php_table_state.c: the
+ * namespaces of an anonymous table are partitioned by user). */
+uint32_t tbl_user_claim(tbl_t *t, uint32_t uid);
 /* Release this process's slot (folding its stats) and unmap. Safe in any process. */
 void tbl_destroy(tbl_t *t);
 /* Release this process's slot without unmapping (call at process/module shutdown in every process). */

@@ -2,6 +2,7 @@
  * test_table.c - the facade, one process: every operation, TTL, namespaces, counters, scans, memory
  * pressure under each policy, and the consistency check after each step.
  */
+#include <sys/wait.h>
 #include <unistd.h>
 #include "platform.h"
 #include "table_fixture.h"
@@ -400,6 +401,31 @@ TBL_TEST(test_claims)
 	tbl_destroy(t);
 }
 
+TBL_TEST(test_user_claim_is_the_first_users)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	pid_t pid;
+	int status;
+
+	REQUIRE(t != NULL);
+	/* A child claims first (root's uid 0 included); the parent and later claimants see its user. */
+	pid = fork();
+	if (pid == 0) {
+		_exit(tbl_user_claim(t, 0) == 0 ? 0 : 1);
+	}
+	REQUIRE(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(tbl_user_claim(t, 1000) == 0);
+	CHECK(tbl_user_claim(t, 0) == 0);
+	tbl_destroy(t);
+
+	t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	REQUIRE(t != NULL);
+	CHECK(tbl_user_claim(t, 4294967294u) == 4294967294u);   /* the largest uid that has a uid + 1 */
+	CHECK(tbl_user_claim(t, 33) == 4294967294u);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_create_rejects_tiny_segment),
 	TBL_TEST_ENTRY(test_set_get_replace_delete),
@@ -418,6 +444,7 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_random_policy_keeps_writing),
 	TBL_TEST_ENTRY(test_too_big),
 	TBL_TEST_ENTRY(test_claims),
+	TBL_TEST_ENTRY(test_user_claim_is_the_first_users),
 };
 
 int main(int argc, char **argv)

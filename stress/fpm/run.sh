@@ -25,6 +25,10 @@
 #      started again, and each pool still reads what it wrote, from the same segment; a CLI
 #      (php -n -d extension=... -d table.segment=pool-a ...) reads what seg-a's workers wrote and not
 #      seg-b's, and what it writes is read through seg-a; both logs hold nothing unexpected
+#   9. (as root) pools of two users on one master, on its anonymous table: pool user-a runs as
+#      table-fpm-a, user-b as table-fpm-b (made with useradd when missing); each writes under the same
+#      names, and each pool's workers see their own entries and nothing of the other's through get,
+#      getMany, keys, fullscan, namespaces and stats (binding/php_table_users.c)
 #
 # It installs what it needs (phpX.Y-fpm nginx apache2-utils wrk curl) unless NO_INSTALL=1, stops every
 # process it started and removes the segment files (trap), and ends with `fpm: N passed, N failed`; exit
@@ -458,5 +462,57 @@ UNEXPECTED=$(sed -E 's/^\[[^]]*\] //' "$DIR/fpm-named-error.log" | while IFS= re
 check '[ -z "$UNEXPECTED" ] && [ ! -s "$DIR/php-named-error.log" ]' \
 	"named: the FPM error log holds only lifecycle notices, and the PHP error log nothing" \
 	"$(head -n 5 <<<"$UNEXPECTED" | tr '\n' '|') $(head -n 5 "$DIR/php-named-error.log" 2>/dev/null | tr '\n' '|')"
+
+# --- 9. pools of two users on one master: neither sees the other's entries (php_table_users.c) ----------
+if [ $ROOT_USER != 1 ]; then
+	echo "  (part 9 skipped: running pools as two users needs root)"
+	finish
+fi
+for u in table-fpm-a table-fpm-b; do
+	id -u "$u" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$u"
+done
+chmod 755 "$DIR" "$DIR/www" "$DIR/other"
+cp "$HERE/www/users.php" "$DIR/other/"
+chmod 644 "$DIR"/www/*.php "$DIR"/other/*.php
+sed -e "s|^error_log=.*|error_log=$DIR/php-users-error.log|" "$DIR/php.ini" >"$DIR/php-users.ini"
+: >"$DIR/php-users-error.log" && chmod 666 "$DIR/php-users-error.log"
+{
+	printf '[global]\npid = %s\nerror_log = %s\nlog_level = notice\ndaemonize = no\n' "$DIR/fpm-users.pid" "$DIR/fpm-users-error.log"
+	pool user-a "$FPM_PORT" 2 | sed 's/^user = root$/user = table-fpm-a/; s/^group = root$/group = table-fpm-a/'
+	pool user-b "$FPM_PORT2" 2 | sed 's/^user = root$/user = table-fpm-b/; s/^group = root$/group = table-fpm-b/'
+} >"$DIR/fpm-users.conf"
+users_ready() { local n; n=$(grep -c 'ready to handle connections' "$DIR/fpm-users-error.log" 2>/dev/null); echo "${n:-0}"; }
+PHP_INI_SCAN_DIR= "$FPM_BIN" -F -y "$DIR/fpm-users.conf" -c "$DIR/php-users.ini" >>"$DIR/fpm-users-stdout.log" 2>&1 &
+FPM_PID=$!
+if ! fpm_wait_for 60 '[ "$(users_ready)" -ge 1 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/users.php" | grep -q 200 && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/other/users.php" | grep -q 200'; then
+	bad "php-fpm with pools of two users starts and serves both pools" "$(tail -n 5 "$DIR/fpm-users-error.log" "$DIR/fpm-users-stdout.log" 2>/dev/null | tr '\n' ' ')"
+	finish
+fi
+fpm_children >"$DIR/fpm-children"
+TOKA="ua$RANDOM$RANDOM" TOKB="ub$RANDOM$RANDOM"
+WA=$(get "users.php?op=write&v=$TOKA")
+WB=$(get "other/users.php?op=write&v=$TOKB")
+UID_A=$(id -u table-fpm-a) UID_B=$(id -u table-fpm-b)
+check '[ "$(json user <<<"$WA")" = "$UID_A" ] && [ "$(json user <<<"$WB")" = "$UID_B" ] && [ "$(json set <<<"$WA")" = true ] && [ "$(json set <<<"$WB")" = true ]' \
+	"users: pool user-a runs as table-fpm-a, user-b as table-fpm-b; each wrote under the same names" "$WA $WB"
+# Each pool's view, from several workers (6 requests): the same names, its own token, and no trace of the
+# other pool's (in get, getMany, keys, fullscan, namespaces and stats).
+view_of() { local i; for i in 1 2 3 4 5 6; do get "$1"; done | php -n -r 'while (($l = fgets(STDIN)) !== false) { $o = json_decode($l, true); unset($o["user"]); $seen[json_encode($o)] = 1; } echo implode("\n", array_keys($seen ?? []));'; }
+expect_view() { php -n -r '$t = $argv[1]; echo json_encode(["get" => [$t, $t], "getMany" => ["secret" => $t], "keys" => ["secret"], "namespaces" => ["ns-$t", "site"], "stats" => ["", "ns-$t", "site"], "fullscan" => ["ns-$t:only-$t=" . json_encode($t), "null:secret=" . json_encode($t), "site:secret=" . json_encode($t)]]);' "$1"; }
+VA=$(view_of users.php)
+VB=$(view_of other/users.php)
+check '[ "$VA" = "$(expect_view "$TOKA")" ]' "users: every worker of pool user-a sees user-a's entries and nothing of user-b's, through every method" "got: $VA; expected: $(expect_view "$TOKA")"
+check '[ "$VB" = "$(expect_view "$TOKB")" ]' "users: every worker of pool user-b sees user-b's entries and nothing of user-a's, through every method" "got: $VB; expected: $(expect_view "$TOKB")"
+USERS_CHILDREN=$(fpm_children | tr '\n' ' ')
+kill -QUIT "$FPM_PID"
+fpm_wait_for 30 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of $USERS_CHILDREN)" ]'
+wait "$FPM_PID" 2>/dev/null
+FPM_PID=""
+[ -z "$(alive_of $USERS_CHILDREN)" ] && : >"$DIR/fpm-children"
+USERS_LIFECYCLE=${LIFECYCLE//'(www|other)'/'(user-a|user-b)'}
+UNEXPECTED=$(sed -E 's/^\[[^]]*\] //' "$DIR/fpm-users-error.log" | while IFS= read -r msg; do [[ "$msg" =~ $USERS_LIFECYCLE ]] || echo "$msg"; done)
+check '[ -z "$UNEXPECTED" ] && [ ! -s "$DIR/php-users-error.log" ]' \
+	"users: the FPM error log holds only lifecycle notices, and the PHP error log nothing" \
+	"$(head -n 5 <<<"$UNEXPECTED" | tr '\n' '|') $(head -n 5 "$DIR/php-users-error.log" 2>/dev/null | tr '\n' '|')"
 finish
 }
