@@ -60,7 +60,10 @@ foreach ($cold as $k => $v) {
     $coldLeft += Table::get($k) !== null;
 }
 $s = Table::stats();
-var_dump($failed, $hotLost, $coldLeft < 50, $s['evictions'] > 1000, $s['oom']);
+// Never-read keys mostly go: lru evicts runs of neighbouring blocks by age, and the few cold keys that sit
+// beside hot ones can stay (20 to 42 of the 1,000 with six copies of this test at once on 2 cores; one
+// loaded CI run saw 50 or more), so the bound is 10% of them, not the 5% a uniform random pick would keep.
+var_dump($failed, $hotLost, $coldLeft < 100, $s['evictions'] > 1000, $s['oom']);
 ?>
 --EXPECT--
 int(0)
