@@ -45,6 +45,11 @@ bool php_table_named;
 bool php_table_default_ns_slow;
 char php_table_segment_name[PHP_TABLE_SEGMENT_NAME_MAX + 1];
 char php_table_segment_path[PHP_TABLE_SEGMENT_PATH_MAX];
+/* The named segment this process used was removed or replaced (php_table_segment_check): it attaches again
+ * on first use, but never replaces what it finds then (tbl_segment_current). For the process's life. */
+static bool php_table_reattach;
+/* When php_table_segment_check last looked (time(NULL)): at most once a second. */
+static time_t php_table_checked_at;
 
 /* ---- opening the segment --------------------------------------------------------------------------- */
 
@@ -234,6 +239,15 @@ static void php_table_named_attached(const char *mem)
 	}
 	tbl_get_stats(php_table_tbl, &s);
 	php_table_policy = s.policy;   /* the segment's own, whatever this process's INI says */
+	if (info.replaced_version) {
+		/* Once, by the process that replaced it; the error log, not the request's output. */
+		char line[PHP_TABLE_SEGMENT_PATH_MAX + 512];
+
+		snprintf(line, sizeof(line), "Shm\\Table: segment \"%s\" (%s) %s; a new, empty one took its place (processes still "
+			"using the old one keep it until they end or, at their next request, move to the new one)",
+			php_table_segment_name, php_table_segment_path, info.note);
+		php_log_err(line);
+	}
 	if (info.memory != info.requested) {
 		php_error_docref(NULL, E_WARNING,
 			"table.memory=%s asks for %" PRIu64 " bytes, but segment \"%s\" (%s) has %" PRIu64 ": attached at its "
@@ -370,7 +384,10 @@ static void php_table_open(bool attach)
 	if (php_table_segment_name[0]) {
 		cfg.segment_path = php_table_segment_path;
 		cfg.segment_mode = mode;
-		cfg.segment_recreate = TABLE_G(segment_recreate);
+		/* Found removed or replaced before: join what is there, never replace it (a process of an older
+		 * build would otherwise replace the newer one's segment back, and so on). */
+		cfg.segment_recreate = php_table_reattach ? 0 : TABLE_G(segment_recreate);
+		cfg.segment_keep_versions = php_table_reattach;
 		cfg.app_version = PHP_TABLE_VERSION;
 		if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0
 		    && getenv("TABLE_TEST_SEGMENT_MOVE") && strcmp(getenv("TABLE_TEST_SEGMENT_MOVE"), "1") == 0) {
@@ -397,8 +414,9 @@ static void php_table_open(bool attach)
 	if (st != TBL_OK) {
 		php_table_tbl = NULL;
 		if (php_table_segment_name[0]) {
-			snprintf(php_table_reason, sizeof(php_table_reason), "segment \"%s\": %s", php_table_segment_name,
-				errbuf[0] ? errbuf : tbl_status_str(st));
+			snprintf(php_table_reason, sizeof(php_table_reason), "segment \"%s\"%s: %s", php_table_segment_name,
+				php_table_reattach ? " was removed or replaced while this process used it, and it does not replace "
+				"what is there now (restart it)" : "", errbuf[0] ? errbuf : tbl_status_str(st));
 		} else {
 			snprintf(php_table_reason, sizeof(php_table_reason), "%s%s", errbuf[0] ? errbuf : tbl_status_str(st),
 				st == TBL_ESYS ? "; lower table.memory" : "");
@@ -420,11 +438,40 @@ tbl_t *php_table_handle_slow(void)
 	return NULL;
 }
 
+/* RINIT of a process attached to a named segment: whether its file was removed (`rm`) or replaced (a new
+ * segment at the path: made after an rm, or by another version) since this process attached. Then every
+ * process started from now on uses another table, so this one lets its old one go and attaches again on
+ * first use (issue 33, finding 6: a pool's workers were split between two tables for good). Nothing of
+ * the old one is held here: the previous request's zero-copy holds were released after it ended, its
+ * claims and read sections at its RSHUTDOWN. At most once a second: an lstat() costs about 2 us on a
+ * 2-core VM, 1-2% of the shortest php-fpm request; time() is a vDSO read. A CLI has one request: it keeps
+ * the table it attached to until it ends (documented). */
+static void php_table_segment_check(void)
+{
+	time_t now = time(NULL);
+
+	if (EXPECTED(now == php_table_checked_at)) {
+		return;
+	}
+	php_table_checked_at = now;
+	if (EXPECTED(tbl_segment_current(php_table_tbl) == TBL_SEGMENT_CURRENT)) {
+		return;
+	}
+	tbl_destroy(php_table_tbl);   /* releases its reader slot and unmaps: the old file's memory is freed with its last user */
+	php_table_tbl = NULL;
+	php_table_named = false;
+	php_table_reattach = true;
+}
+
 /* RINIT. A named segment is attached on first use, in this process: a php-fpm worker's pool may name one
- * (php_admin_value) although the master, which made the anonymous segment, did not. The anonymous one is
- * claimed for its first user, or seen partitioned by a process of another user (php_table_users.c). */
+ * (php_admin_value) although the master, which made the anonymous segment, did not; one attached already
+ * is checked (php_table_segment_check). The anonymous one is claimed for its first user, or seen
+ * partitioned by a process of another user (php_table_users.c). */
 void php_table_state_rinit(void)
 {
+	if (php_table_named && php_table_tbl && php_table_tbl != php_table_anon) {
+		php_table_segment_check();
+	}
 	if (UNEXPECTED(!php_table_named) && TABLE_G(enabled) && TABLE_G(segment) && TABLE_G(segment)[0]) {
 		php_table_tbl = NULL;
 	} else if (php_table_tbl && php_table_tbl == php_table_anon && !php_table_user_view_start(php_table_tbl)) {

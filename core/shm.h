@@ -48,7 +48,13 @@ typedef struct tbl_shm_ops {
 	 * names the file, `what` was wanted and the free space) and never a SIGBUS when the pages are first
 	 * touched. The caller owns that range (nobody else writes it meanwhile). Cheap when already done. */
 	tbl_status_t (*reserve)(tbl_shm_t *shm, uint64_t off, uint64_t len, const char *what, char *err, size_t errlen);
+	/* Named segments only (NULL elsewhere): whether the path still names the file this handle maps
+	 * (TBL_SHM_PATH_*). One lstat(); a path that cannot be looked at for another reason counts as current. */
+	int (*current)(const tbl_shm_t *shm);
 } tbl_shm_ops_t;
+
+/* current(): the path names the mapped file; names nothing (`rm`); names another file (a new segment). */
+enum { TBL_SHM_PATH_CURRENT = 0, TBL_SHM_PATH_REMOVED = 1, TBL_SHM_PATH_REPLACED = 2 };
 
 /* The backend this platform uses for anonymous segments. */
 const tbl_shm_ops_t *tbl_shm_default_ops(void);
@@ -89,7 +95,10 @@ typedef struct tbl_shm_named_req {
 	                                     of this process's groups: that group is trusted as its owner is */
 	uint32_t lock_wait_ms;            /* the longest wait for the file's lock (another process may hold
 	                                     it: a stopped creator, anyone who can open the file); 0: 10 s */
-	int recreate;                     /* replace a segment that does not match instead of failing */
+	int recreate;                     /* replace a segment that does not match (another size, a damaged
+	                                     header, a file that is no segment) instead of failing / keeping it */
+	int keep_versions;                /* refuse a segment of another format, layout or version (TBL_EINVAL)
+	                                     instead of replacing it at once (0, the default) */
 	int move;                         /* tests: map an existing segment away from its creator's base */
 	uint32_t layout_version;
 	const char *app_version;          /* NULL: "" */
@@ -104,7 +113,8 @@ typedef struct tbl_shm_named_req {
 
 /* Why an existing file was replaced by a new segment. */
 enum { TBL_SEG_KEPT = 0, TBL_SEG_REPLACED_BOOT = 1, TBL_SEG_REPLACED_MISMATCH = 2, TBL_SEG_REPLACED_SIZE = 3,
-       TBL_SEG_REINITIALISED = 4 /* a file whose creator died before finishing it */ };
+       TBL_SEG_REINITIALISED = 4 /* a file whose creator died before finishing it */,
+       TBL_SEG_REPLACED_VERSION = 5 /* a segment of another format, layout or version (note: which) */ };
 
 /* What was found. */
 typedef struct tbl_shm_named_res {

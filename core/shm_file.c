@@ -36,10 +36,16 @@
  *     left that holds memory or that others would initialise again only to fail the same way.
  *     posix_fallocate() needs the file, so the descriptor stays open (unlocked) while it is mapped.
  *   - A segment is never truncated or re-initialised once finished. One that must go (made in a
- *     previous boot, or by another version with table.segment_recreate=1) is unlinked under its lock and
- *     a new file is created in its place: processes still mapping the old one keep it, whole, until they
- *     exit. A process that waited for the lock of a file that was replaced meanwhile sees that the path
- *     no longer names it and starts over.
+ *     previous boot; made by another format, layout or version, at once unless req->keep_versions; of
+ *     another size or damaged, with table.segment_recreate=1) is unlinked under its lock and a new file
+ *     is created in its place: processes still mapping the old one keep it, whole, until they detach. A
+ *     process that waited for the lock of a file that was replaced meanwhile sees that the path no
+ *     longer names it and starts over.
+ *   - Noticing that. A file that was removed (`rm`) or replaced keeps its mapping, so a process would
+ *     go on using a table nobody else will ever open again. current() says whether the path still
+ *     names the file mapped: one lstat(), compared by device and inode (the mapping keeps the old inode
+ *     alive, so its number cannot be reused meanwhile); the embedder asks it on a slow path of its own
+ *     (the binding: at the start of a request, at most once a second) and attaches again.
  *   - The table is mapped where its creator mapped it when that address range is free here
  *     (MAP_FIXED_NOREPLACE), so that zero-copy arrays (absolute pointers) stay valid; res->same_base
  *     says whether that worked. A creator picks an address from the path's hash in a range ordinary
@@ -337,15 +343,19 @@ static tbl_status_t fail(int fd, char *err, size_t errlen, tbl_status_t st, cons
 	return st;
 }
 
-/* Why an existing, finished segment cannot be used by this build, or NULL. */
+/* Why an existing, finished segment cannot be used by this build, or NULL. *damaged: 0 when it is
+ * another build's (format, layout or version: replaced at once unless req->keep_versions), 1 when its
+ * header makes no sense (replaced only with req->recreate). */
 static const char *prefix_mismatch(const tbl_seg_prefix_t *p, const tbl_shm_named_req_t *req, const char *app,
-                                   char *buf, size_t n)
+                                   char *buf, size_t n, int *damaged)
 {
+	*damaged = 0;
 	if (p->format != TBL_SEG_FORMAT || p->layout_version != req->layout_version
 	    || p->header_size != req->header_size) {
-		snprintf(buf, n, "it has segment format %u, layout %u and a %llu-byte header; this build needs format %u, "
-		         "layout %u and %llu bytes", p->format, p->layout_version, (unsigned long long)p->header_size,
-		         TBL_SEG_FORMAT, req->layout_version, (unsigned long long)req->header_size);
+		snprintf(buf, n, "it was made by version %.*s (segment format %u, layout %u, a %llu-byte header); this is "
+		         "version %s (format %u, layout %u, %llu bytes)", (int)TBL_SEG_VERSION_MAX, p->app_version,
+		         p->format, p->layout_version, (unsigned long long)p->header_size, app, TBL_SEG_FORMAT,
+		         req->layout_version, (unsigned long long)req->header_size);
 		return buf;
 	}
 	if (strncmp(p->app_version, app, TBL_SEG_VERSION_MAX) != 0) {
@@ -353,6 +363,7 @@ static const char *prefix_mismatch(const tbl_seg_prefix_t *p, const tbl_shm_name
 		         p->app_version, app);
 		return buf;
 	}
+	*damaged = 1;
 	if (p->map_size == 0 || p->memory == 0 || p->memory > p->map_size) {
 		snprintf(buf, n, "its header is damaged (size %llu, mapping %llu)", (unsigned long long)p->memory,
 		         (unsigned long long)p->map_size);
@@ -374,7 +385,7 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 	mode_t mode = req->mode ? (mode_t)(req->mode & 07777u) : (mode_t)0600;
 	uint32_t wait_ms = req->lock_wait_ms ? req->lock_wait_ms : SEG_LOCK_WAIT_MS;
 	uint64_t deadline = now_ms() + wait_ms;
-	char boot[TBL_SEG_BOOT_ID_MAX], why[160], refusal[400];
+	char boot[TBL_SEG_BOOT_ID_MAX], why[200], refusal[400];
 	int attempt, replaced = TBL_SEG_KEPT;
 	seg_file_t *sf;
 
@@ -400,7 +411,7 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 		struct stat st, pst;
 		const char *bad = NULL;
 		size_t len;
-		int fd, fresh = 0, replace = TBL_SEG_KEPT;
+		int fd, fresh = 0, replace = TBL_SEG_KEPT, damaged = 1;
 		unsigned char *map;
 
 		fd = open(req->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
@@ -465,22 +476,24 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 			memset(&pre, 0, sizeof(pre));
 		}
 		if (pre.magic == TBL_SEG_MAGIC) {
-			bad = prefix_mismatch(&pre, req, app, why, sizeof(why));
+			bad = prefix_mismatch(&pre, req, app, why, sizeof(why), &damaged);
 			if (!bad && (uint64_t)st.st_size < TBL_SEG_PREFIX_SIZE + pre.map_size) {
+				damaged = 1;
 				snprintf(why, sizeof(why), "it is %llu bytes long, shorter than its header says (%llu)",
 				         (unsigned long long)st.st_size, (unsigned long long)(TBL_SEG_PREFIX_SIZE + pre.map_size));
 				bad = why;
 			}
 			if (bad) {
-				replace = TBL_SEG_REPLACED_MISMATCH;
+				replace = damaged ? TBL_SEG_REPLACED_MISMATCH : TBL_SEG_REPLACED_VERSION;
 			} else if (strncmp(pre.boot_id, boot, TBL_SEG_BOOT_ID_MAX) != 0) {
 				replace = TBL_SEG_REPLACED_BOOT;   /* nobody can be using it: every user died with that boot */
 			} else if (pre.memory != req->memory && req->recreate) {
 				replace = TBL_SEG_REPLACED_SIZE;
 			}
-			if (replace == TBL_SEG_REPLACED_MISMATCH && !req->recreate) {
-				snprintf(err, errlen, "%s does not match this build: %s; remove the file or set "
-				         "table.segment_recreate=1", req->path, bad);
+			if ((replace == TBL_SEG_REPLACED_MISMATCH && !req->recreate)
+			    || (replace == TBL_SEG_REPLACED_VERSION && req->keep_versions)) {
+				snprintf(err, errlen, "%s does not match this build: %s; remove the file%s", req->path, bad,
+				         replace == TBL_SEG_REPLACED_MISMATCH ? " or set table.segment_recreate=1" : "");
 				close(fd);
 				free_sf(sf);
 				return TBL_EINVAL;
@@ -500,6 +513,8 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 					snprintf(res->note, sizeof(res->note), "the segment had %llu bytes, %llu were asked for; replaced "
 					         "(table.segment_recreate=1)", (unsigned long long)pre.memory,
 					         (unsigned long long)req->memory);
+				} else if (replace == TBL_SEG_REPLACED_VERSION) {
+					snprintf(res->note, sizeof(res->note), "replaced: %.180s", bad);
 				} else {
 					snprintf(res->note, sizeof(res->note), "replaced (table.segment_recreate=1): %.150s", bad);
 				}
@@ -518,6 +533,8 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 			}
 			(void)flock(fd, LOCK_UN);   /* the descriptor stays open, for reserve() */
 			sf->fd = fd;
+			sf->dev = st.st_dev;   /* for current() */
+			sf->ino = st.st_ino;
 			sf->map = map;
 			sf->map_len = len;
 			shm->addr = map + TBL_SEG_PREFIX_SIZE;
@@ -659,6 +676,20 @@ static tbl_status_t file_reserve(tbl_shm_t *shm, uint64_t off, uint64_t len, con
 	return TBL_OK;
 }
 
+static int file_current(const tbl_shm_t *shm)
+{
+	const seg_file_t *sf = shm->handle;
+	struct stat pst;
+
+	if (!sf || sf->locked) {
+		return TBL_SHM_PATH_CURRENT;   /* not published yet: nobody else can have replaced it */
+	}
+	if (lstat(sf->path, &pst) != 0) {
+		return errno == ENOENT || errno == ENOTDIR ? TBL_SHM_PATH_REMOVED : TBL_SHM_PATH_CURRENT;
+	}
+	return pst.st_dev == sf->dev && pst.st_ino == sf->ino ? TBL_SHM_PATH_CURRENT : TBL_SHM_PATH_REPLACED;
+}
+
 static void file_detach(tbl_shm_t *shm)
 {
 	seg_file_t *sf = shm->handle;
@@ -694,7 +725,7 @@ static tbl_status_t file_create(tbl_shm_t *shm, size_t size, char *err, size_t e
 }
 
 static const tbl_shm_ops_t file_ops = { "file", file_create, file_detach, file_protect, file_open_named,
-                                        file_publish, file_reserve };
+                                        file_publish, file_reserve, file_current };
 
 const tbl_shm_ops_t *tbl_shm_file_ops(void)
 {

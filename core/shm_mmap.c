@@ -50,7 +50,8 @@ static int mmap_protect(tbl_shm_t *shm, int readonly)
 	return mprotect(shm->addr, shm->size, readonly ? PROT_READ : PROT_READ | PROT_WRITE);
 }
 
-static const tbl_shm_ops_t mmap_ops = { "mmap", mmap_create, mmap_detach, mmap_protect, NULL, NULL, NULL };
+static const tbl_shm_ops_t mmap_ops = { "mmap", mmap_create, mmap_detach, mmap_protect, NULL, NULL, NULL,
+                                        NULL };
 
 const tbl_shm_ops_t *tbl_shm_default_ops(void)
 {

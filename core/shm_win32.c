@@ -66,7 +66,7 @@ static int win32_protect(tbl_shm_t *shm, int readonly)
 }
 
 static const tbl_shm_ops_t win32_ops = { "win32", win32_create, win32_detach, win32_protect, NULL, NULL,
-                                         NULL };
+                                         NULL, NULL };
 
 const tbl_shm_ops_t *tbl_shm_default_ops(void)
 {

@@ -158,6 +158,7 @@ static tbl_status_t open_named(tbl_t *t, const tbl_config_t *cfg, const tbl_head
 	req.path = cfg->segment_path;
 	req.mode = cfg->segment_mode;
 	req.recreate = cfg->segment_recreate;
+	req.keep_versions = cfg->segment_keep_versions;
 	req.move = cfg->segment_move;
 	req.layout_version = TBL_LAYOUT_VERSION;
 	req.app_version = cfg->app_version;
@@ -203,6 +204,7 @@ static tbl_status_t open_named(tbl_t *t, const tbl_config_t *cfg, const tbl_head
 	t->seg.created = res.created;
 	t->seg.same_base = res.same_base;
 	t->seg.replaced = res.replaced;
+	t->seg.replaced_version = res.replaced == TBL_SEG_REPLACED_VERSION;
 	t->seg.memory = res.memory;
 	t->seg.requested = cfg->memory;
 	t->seg.base_shift = (int64_t)((uint64_t)(uintptr_t)t->base - res.creator_base);
@@ -291,6 +293,21 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 void tbl_segment_info(const tbl_t *t, tbl_segment_info_t *out)
 {
 	*out = t->seg;
+}
+
+tbl_segment_state_t tbl_segment_current(const tbl_t *t)
+{
+	if (!t->seg.named || !t->shm_ops->current) {
+		return TBL_SEGMENT_CURRENT;
+	}
+	switch (t->shm_ops->current(&t->shm)) {
+	case TBL_SHM_PATH_REMOVED:
+		return TBL_SEGMENT_REMOVED;
+	case TBL_SHM_PATH_REPLACED:
+		return TBL_SEGMENT_REPLACED;
+	default:
+		return TBL_SEGMENT_CURRENT;
+	}
 }
 
 uint32_t tbl_user_claim(tbl_t *t, uint32_t uid)

@@ -39,6 +39,12 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
  * is attached at its own size (tbl_segment_info says so), or replaced with cfg->segment_recreate. One from
  * a previous boot is replaced. */
 void tbl_segment_info(const tbl_t *t, tbl_segment_info_t *out);
+/* Whether the named segment's path still names the file this handle maps (one lstat(); anonymous:
+ * always current). When it does not, every process that opens the path from now on uses another table:
+ * the caller should tbl_destroy() this handle (holding nothing of it: no zero-copy view outlives it) and
+ * tbl_create() again, with cfg->segment_keep_versions and without cfg->segment_recreate, so that a process
+ * of an older build never replaces the newer build's segment back. Safe at any time; no lock. */
+tbl_segment_state_t tbl_segment_current(const tbl_t *t);
 /* The user the table belongs to: the first `uid` ever passed here (an atomic claim, for the life of the
  * segment). The embedder decides what a process of another user may see (php_table_state.c: the
  * namespaces of an anonymous table are partitioned by user). */
@@ -257,6 +263,10 @@ const char *tbl_errstr(tbl_t *t);
  * with SipHash-1-3 for long keys; 5: an integer's value is 16-aligned and followed by its seal, and the
  * binding's native array encoding keeps a hash array's keys in one block, apart from its values; 6: the
  * header holds the Redis tier's block, tier.c). */
+#ifndef TBL_LAYOUT_VERSION
 #define TBL_LAYOUT_VERSION 6
+#endif
+/* Tests only: -DTBL_LAYOUT_VERSION=N builds a table whose named segments say layout N (stress/fpm/run.sh
+ * part 8 builds one to play the previous release in an upgrade). Never in a release build. */
 
 #endif

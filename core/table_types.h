@@ -66,6 +66,13 @@ static inline uint16_t tbl_ns_id(tbl_ns_t ns)
 
 /* Hooks the embedding program installs (the PHP binding maps them to HANDLE_BLOCK_INTERRUPTIONS).
  * Both may be NULL. They must not fail and must not longjmp. */
+/* tbl_segment_current(): does a named segment's path still name the file this process maps? */
+typedef enum {
+	TBL_SEGMENT_CURRENT = 0,   /* yes (and always for an anonymous segment) */
+	TBL_SEGMENT_REMOVED,       /* the path names nothing: the file was removed (`rm`) */
+	TBL_SEGMENT_REPLACED       /* the path names another file: a new segment, of this or another version */
+} tbl_segment_state_t;
+
 typedef struct tbl_hooks {
 	void (*block_signals)(void);
 	void (*unblock_signals)(void);
@@ -88,7 +95,10 @@ typedef struct tbl_config {
 	                              read and write (0660) also trusts files of other users of the file's
 	                              group (shm_file.c) */
 	uint32_t segment_lock_ms;  /* the longest wait for the file's lock; 0 = 10 s plus 1 s per GiB of memory */
-	int segment_recreate;      /* replace a segment of another version or size instead of failing / keeping it */
+	int segment_recreate;      /* replace a segment of another size (or a damaged one, or a file that is no
+	                              segment) instead of keeping it / failing */
+	int segment_keep_versions; /* refuse a segment of another layout or version (TBL_EINVAL) instead of
+	                              replacing it at once with a new, empty one (the default: a cache) */
 	const char *app_version;   /* the embedding program's version, stored in a named segment and checked */
 	int segment_move;          /* tests only: map an existing named segment away from its creator's base */
 } tbl_config_t;
@@ -99,6 +109,7 @@ typedef struct tbl_segment_info {
 	int created;               /* this process made the segment (named: it initialised the file) */
 	int same_base;             /* mapped at the creator's address: zero-copy pointers are valid here */
 	int replaced;              /* TBL_SEG_* of shm.h: why an existing file was replaced, 0 when not */
+	int replaced_version;      /* it replaced a segment of another layout or version (note: which) */
 	uint64_t memory;           /* the segment's size (an existing named one keeps its own) */
 	uint64_t requested;        /* the size asked for (tbl_config_t.memory) */
 	int64_t base_shift;        /* this process's base minus the creator's (0 when same_base) */

@@ -5,7 +5,9 @@
  * midway; an existing segment of another size; one from a previous boot; the creator's base address and
  * the fallback elsewhere; recovery after every process that had it mapped was SIGKILLed; the trust rules
  * (no mode for 'other' users, a group trusted only when asked for); a bounded wait for a lock another
- * process holds; a full file system failing the creation or a namespace's first use, never a SIGBUS.
+ * process holds; a full file system failing the creation or a namespace's first use, never a SIGBUS; a
+ * file removed or replaced under a handle, noticed (tbl_segment_current); another version's segment
+ * replaced at once, a damaged one only when asked.
  *
  * Every test works in a directory of its own (mkdtemp under /dev/shm, else /tmp).
  */
@@ -201,17 +203,52 @@ TBL_TEST(test_header_mismatch_fails_or_recreates)
 	CHECK(fixture_set(old, TBL_NS_DEFAULT, "k", "v1", 0) == TBL_OK);
 	cfg = named_cfg(MB);
 	cfg.app_version = "2.0";
+	cfg.segment_keep_versions = 1;
 	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
-	CHECK(st == TBL_EINVAL && strstr(err, "version 1.0") != NULL && strstr(err, "segment_recreate") != NULL);
-	/* Recreated: a new, empty table; the old one stays whole for the handle that still maps it. */
-	cfg.segment_recreate = 1;
+	CHECK(st == TBL_EINVAL && strstr(err, "version 1.0") != NULL && strstr(err, "segment_recreate") == NULL);
+	/* By default another version's segment is replaced at once: a new, empty table; the old one stays
+	 * whole for the handle that still maps it, which sees that the path names another file now. */
+	cfg.segment_keep_versions = 0;
 	REQUIRE((t = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
-	CHECK(info_of(t).created && info_of(t).replaced == TBL_SEG_REPLACED_MISMATCH);
+	CHECK(info_of(t).created && info_of(t).replaced == TBL_SEG_REPLACED_VERSION && info_of(t).replaced_version);
+	CHECK(strstr(info_of(t).note, "made by version 1.0, this is version 2.0") != NULL);
 	CHECK(!value_is(t, "k", "v1"));
 	CHECK(value_is(old, "k", "v1"));
 	CHECK_CONSISTENT(old);
+	CHECK(tbl_segment_current(old) == TBL_SEGMENT_REPLACED && tbl_segment_current(t) == TBL_SEGMENT_CURRENT);
 	tbl_destroy(t);
 	tbl_destroy(old);
+	/* Another layout: the same, and the note names both. */
+	REQUIRE((old = open_named(MB)) != NULL);
+	CHECK(info_of(old).replaced == TBL_SEG_REPLACED_VERSION);   /* the 2.0 segment, replaced back by 1.0 */
+	tbl_destroy(old);
+	{
+		tbl_seg_prefix_t pre;
+		REQUIRE((fd = open(path, O_RDWR)) >= 0);
+		REQUIRE(pread(fd, &pre, sizeof(pre), 0) == (ssize_t)sizeof(pre));
+		pre.layout_version = TBL_LAYOUT_VERSION - 1;
+		REQUIRE(pwrite(fd, &pre, sizeof(pre), 0) == (ssize_t)sizeof(pre));
+		close(fd);
+	}
+	REQUIRE((t = open_named(MB)) != NULL);
+	CHECK(info_of(t).created && info_of(t).replaced_version && strstr(info_of(t).note, "layout") != NULL);
+	tbl_destroy(t);
+	/* A damaged header is another matter: only table.segment_recreate replaces it. */
+	{
+		tbl_seg_prefix_t pre;
+		REQUIRE((fd = open(path, O_RDWR)) >= 0);
+		REQUIRE(pread(fd, &pre, sizeof(pre), 0) == (ssize_t)sizeof(pre));
+		pre.memory = pre.map_size + 1;
+		REQUIRE(pwrite(fd, &pre, sizeof(pre), 0) == (ssize_t)sizeof(pre));
+		close(fd);
+	}
+	cfg = named_cfg(MB);
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_EINVAL && strstr(err, "damaged") != NULL && strstr(err, "segment_recreate") != NULL);
+	cfg.segment_recreate = 1;
+	REQUIRE((t = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	CHECK(info_of(t).replaced == TBL_SEG_REPLACED_MISMATCH && !info_of(t).replaced_version);
+	tbl_destroy(t);
 
 	/* A file that is not a segment at all. */
 	REQUIRE(unlink(path) == 0);
@@ -693,6 +730,58 @@ TBL_TEST(test_full_file_system_is_an_error_not_a_sigbus)
 	remove_dir();
 }
 
+/* Finding 6 of issue 33: `rm` of the file, or a new segment in its place, left every process attached
+ * before on the old table for good. tbl_segment_current() tells; a new handle joins the new table. */
+TBL_TEST(test_removed_or_replaced_is_noticed)
+{
+	tbl_t *a, *b, *c, *anon;
+	tbl_config_t cfg;
+	char err[256];
+	tbl_status_t st;
+
+	make_dir("noticed");
+	REQUIRE((a = open_named(MB)) != NULL);
+	CHECK(tbl_segment_current(a) == TBL_SEGMENT_CURRENT);
+	CHECK(fixture_set(a, TBL_NS_DEFAULT, "k", "old", 0) == TBL_OK);
+	REQUIRE(unlink(path) == 0);
+	CHECK(tbl_segment_current(a) == TBL_SEGMENT_REMOVED);
+	CHECK(value_is(a, "k", "old"));   /* still mapped, whole */
+	/* Someone starts after the rm: a new, empty file at the path. */
+	REQUIRE((b = open_named(MB)) != NULL);
+	CHECK(info_of(b).created);
+	CHECK(tbl_segment_current(a) == TBL_SEGMENT_REPLACED && tbl_segment_current(b) == TBL_SEGMENT_CURRENT);
+	CHECK(fixture_set(b, TBL_NS_DEFAULT, "k", "new", 0) == TBL_OK);
+	/* a re-attaches as the binding does: never replacing what it finds. */
+	tbl_destroy(a);
+	cfg = named_cfg(2 * MB);
+	cfg.segment_keep_versions = 1;
+	REQUIRE((a = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	CHECK(!info_of(a).created && info_of(a).memory == MB && tbl_segment_current(a) == TBL_SEGMENT_CURRENT);
+	CHECK(value_is(a, "k", "new"));
+	CHECK(fixture_set(a, TBL_NS_DEFAULT, "k2", "from a", 0) == TBL_OK && value_is(b, "k2", "from a"));
+	/* ... and a process of another version that finds its file replaced refuses rather than replace back. */
+	cfg = named_cfg(MB);
+	cfg.app_version = "0.9";
+	cfg.segment_keep_versions = 1;
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL && st == TBL_EINVAL);
+	CHECK_CONSISTENT(b);
+	tbl_destroy(a);
+	tbl_destroy(b);
+	/* A path that names a directory now (it can't be opened as a segment): replaced, not current. */
+	REQUIRE((c = open_named(MB)) != NULL);
+	REQUIRE(unlink(path) == 0 && mkdir(path, 0700) == 0);
+	CHECK(tbl_segment_current(c) == TBL_SEGMENT_REPLACED);
+	tbl_destroy(c);
+	REQUIRE(rmdir(path) == 0);
+	/* An anonymous segment is always current. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.memory = MB;
+	REQUIRE(tbl_create(&anon, &cfg, err, sizeof(err)) == TBL_OK);
+	CHECK(tbl_segment_current(anon) == TBL_SEGMENT_CURRENT);
+	tbl_destroy(anon);
+	remove_dir();
+}
+
 static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_two_handles_share_and_data_outlives_them),
 	TBL_TEST_ENTRY(test_mode_is_exact_whatever_the_umask),
@@ -710,6 +799,7 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_group_is_trusted_only_when_asked),
 	TBL_TEST_ENTRY(test_lock_held_elsewhere_is_a_bounded_wait),
 	TBL_TEST_ENTRY(test_full_file_system_is_an_error_not_a_sigbus),
+	TBL_TEST_ENTRY(test_removed_or_replaced_is_noticed),
 };
 
 int main(int argc, char **argv)

@@ -24,7 +24,14 @@
 #      other; php-fpm is stopped completely (master and workers gone, no process maps either file) and
 #      started again, and each pool still reads what it wrote, from the same segment; a CLI
 #      (php -n -d extension=... -d table.segment=pool-a ...) reads what seg-a's workers wrote and not
-#      seg-b's, and what it writes is read through seg-a; both logs hold nothing unexpected
+#      seg-b's, and what it writes is read through seg-a; both logs hold nothing unexpected. Then, while it
+#      runs, `rm` of pool-a's file: a second later a value set through seg-a is read by every worker of
+#      the pool (each answered), all on the same path, a CLI reads it too, and no process maps the removed
+#      file any more (issue 33, finding 6). Last, an upgrade: a build of the previous layout
+#      (-DTBL_LAYOUT_VERSION=5, built here unless TABLE_SO_PREVIOUS names one) serves both pools on
+#      segments of its own, php.ini is pointed at the current table.so and the master reloaded (SIGUSR2):
+#      the new workers replace each segment at once (one line per segment in the PHP error log), serve,
+#      agree, and nothing maps an old file
 #   9. (as root) pools of two users on one master, on its anonymous table: pool user-a runs as
 #      table-fpm-a, user-b as table-fpm-b (made with useradd when missing); each writes under the same
 #      names, and each pool's workers see their own entries and nothing of the other's through get,
@@ -451,6 +458,41 @@ FROM_B=$(values 'other/kv.php?op=get&k=from-cli')
 check '[ "$(json set <<<"$CLI")" = true ] && [ "$FROM_A" = "$TOKC," ] && [ "$FROM_B" = "null," ]' \
 	"named: a value the CLI wrote is read through pool seg-a (and not through seg-b)" "seg-a: $FROM_A seg-b: $FROM_B"
 
+# every_worker PATH [WORKERS]: GET PATH, 4 at a time, until WORKERS (default 2, a named pool's size)
+# distinct pids have answered (at most 25 rounds); every answer on stdout, one JSON object a line.
+every_worker() {
+	local round j pids
+	: >"$DIR/every.out"
+	for round in $(seq 1 25); do
+		pids=()
+		for j in 1 2 3 4; do get "$1" >"$DIR/every.$j" & pids+=($!); done
+		wait "${pids[@]}"
+		for j in 1 2 3 4; do cat "$DIR/every.$j"; done >>"$DIR/every.out"
+		[ "$(distinct pid <"$DIR/every.out" | tr -cd , | wc -c)" -ge "${2:-2}" ] && break
+	done
+	cat "$DIR/every.out"
+}
+# mapped_removed DIR: the pids of processes that map a removed file of DIR
+mapped_removed() { grep -ls -- "$1/php-table\..* (deleted)" /proc/[0-9]*/maps 2>/dev/null | cut -d/ -f3 | tr '\n' ' '; }
+
+# rm of a segment while php-fpm runs (issue 33, finding 6): before, the workers attached kept the removed
+# table for good while processes started later made a new file, and a pool's workers were split between
+# the two. Each worker looks at most once a second, at the start of a request.
+check '[ -z "$(mapped_removed "$SEGDIR")" ]' "named: before the rm, no process maps a removed segment file" "$(mapped_removed "$SEGDIR")"
+rm "$SEGDIR/php-table.pool-a"
+sleep 1.2
+TOKR="r$RANDOM$RANDOM"
+SET_R=$(get "kv.php?op=set&k=after-rm&v=$TOKR")
+READ_R=$(every_worker "kv.php?op=get&k=after-rm")
+PATHS_R=$(every_worker segment.php | distinct segment_path)
+CLI_R=$(php -n -d "extension=$SO" -d table.segment=pool-a -d "table.segment_dir=$SEGDIR" -d "table.memory=$SEG_MEMORY" -r 'echo json_encode(["value" => Shm\Table::get("after-rm")]);' 2>&1)
+echo "  after rm of pool-a: set $SET_R; workers read $(distinct value <<<"$READ_R") (pids $(distinct pid <<<"$READ_R")); paths $PATHS_R; CLI $CLI_R"
+check '[ "$(json set <<<"$SET_R")" = true ] && [ "$(distinct value <<<"$READ_R")" = "$TOKR," ] && [ "$(distinct pid <<<"$READ_R" | tr -cd , | wc -c)" -ge 2 ] && [ "$(json value <<<"$CLI_R")" = "$TOKR" ]' \
+	"named: after rm of pool-a's file, a value set through one request is read by every worker of seg-a (each answered) and by a new CLI" "set: $SET_R; reads: $(tr '\n' ' ' <<<"$READ_R"); CLI: $CLI_R"
+check '[ "$PATHS_R" = "$SEGDIR/php-table.pool-a," ] && [ -f "$SEGDIR/php-table.pool-a" ] && [ -z "$(mapped_removed "$SEGDIR")" ]' \
+	"named: every worker of seg-a is on the new file at the same path; no process maps the removed one any more" "paths: $PATHS_R; mapped by: $(mapped_removed "$SEGDIR")"
+check '[ "$(values "other/kv.php?op=get&k=iso")" = "$TOKB," ]' "named: seg-b (pool-b, not removed) kept its table" "$(values "other/kv.php?op=get&k=iso")"
+
 NAMED_CHILDREN=$(fpm_children | tr '\n' ' ')
 kill -QUIT "$FPM_PID"
 fpm_wait_for 30 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of $NAMED_CHILDREN)" ]'
@@ -462,6 +504,63 @@ UNEXPECTED=$(sed -E 's/^\[[^]]*\] //' "$DIR/fpm-named-error.log" | while IFS= re
 check '[ -z "$UNEXPECTED" ] && [ ! -s "$DIR/php-named-error.log" ]' \
 	"named: the FPM error log holds only lifecycle notices, and the PHP error log nothing" \
 	"$(head -n 5 <<<"$UNEXPECTED" | tr '\n' '|') $(head -n 5 "$DIR/php-named-error.log" 2>/dev/null | tr '\n' '|')"
+
+# An upgrade whose segment layout differs, by a reload (what a package upgrade does): a build of the
+# previous layout serves first, then php.ini names the current table.so and the master is reloaded. Before,
+# the new workers refused the old segments (every call threw until someone removed the files or set
+# table.segment_recreate=1); now each is replaced at once and the log says so.
+PREV_SO=${TABLE_SO_PREVIOUS:-}
+if [ -z "$PREV_SO" ]; then
+	PREV_SO=$( ( . "$ROOT/scripts/lib.sh" && php_tools >/dev/null && table_build "$DIR/prev" 0 "-O2 -DTBL_LAYOUT_VERSION=5" >&2 && echo "$EXT_SO" ) 2>"$DIR/prev-build.log")
+fi
+UPDIR="$SEGDIR/upgrade"
+mkdir -p "$UPDIR"
+if [ -z "$PREV_SO" ] || [ ! -f "$PREV_SO" ]; then
+	bad "named: a table.so of the previous layout is built for the upgrade (-DTBL_LAYOUT_VERSION=5)" "$(tail -n 5 "$DIR/prev-build.log" | tr '\n' ' ')"
+else
+	sed -e "s|^extension=.*|extension=$PREV_SO|" -e "s|^error_log=.*|error_log=$DIR/php-upgrade-error.log|" "$DIR/php-named.ini" >"$DIR/php-upgrade.ini"
+	sed -e "s|$SEGDIR\$|$UPDIR|" -e "s|^pid = .*|pid = $DIR/fpm-upgrade.pid|" -e "s|^error_log = .*|error_log = $DIR/fpm-upgrade-error.log|" \
+		"$DIR/fpm-named.conf" >"$DIR/fpm-upgrade.conf"
+	upgrade_ready() { local n; n=$(grep -c 'ready to handle connections' "$DIR/fpm-upgrade-error.log" 2>/dev/null); echo "${n:-0}"; }
+	layout_of() { php -n -r '$f = @fopen($argv[1], "r"); if (!$f) { echo "none"; exit; } fseek($f, 12); echo unpack("V", fread($f, 4))[1];' "$1"; }
+	PHP_INI_SCAN_DIR= "$FPM_BIN" -F -y "$DIR/fpm-upgrade.conf" -c "$DIR/php-upgrade.ini" $([ $ROOT_USER = 1 ] && echo -R) >>"$DIR/fpm-upgrade-stdout.log" 2>&1 &
+	FPM_PID=$!
+	if ! fpm_wait_for 60 '[ "$(upgrade_ready)" -ge 1 ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/segment.php" | grep -q 200 && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/other/segment.php" | grep -q 200'; then
+		bad "named: php-fpm on the previous layout's table.so starts and serves both pools" "$(tail -n 5 "$DIR/fpm-upgrade-error.log" "$DIR/fpm-upgrade-stdout.log" 2>/dev/null | tr '\n' ' ')"
+	else
+		TOKU="u$RANDOM$RANDOM"
+		get "kv.php?op=set&k=up&v=$TOKU" >/dev/null
+		get "other/kv.php?op=set&k=up&v=$TOKU" >/dev/null
+		BEFORE_UP="$(values "kv.php?op=get&k=up") $(layout_of "$UPDIR/php-table.pool-a") $(layout_of "$UPDIR/php-table.pool-b")"
+		OLD_CHILDREN=$(fpm_children | tr '\n' ' ')
+		sed -i -e "s|^extension=.*|extension=$SO|" "$DIR/php-upgrade.ini"
+		kill -USR2 "$FPM_PID"
+		fpm_wait_for 60 '[ "$(upgrade_ready)" -ge 2 ] && [ -z "$(alive_of $OLD_CHILDREN)" ] && curl -s -o /dev/null -m 2 -w "%{http_code}" "$URL/segment.php" | grep -q 200'
+		TOKV="v$RANDOM$RANDOM"
+		UP_A=$(every_worker "kv.php?op=get&k=up" | distinct value)
+		UP_B=$(every_worker "other/kv.php?op=get&k=up" | distinct value)
+		SET_V=$(get "kv.php?op=set&k=up&v=$TOKV")
+		UP_V=$(every_worker "kv.php?op=get&k=up" | distinct value)
+		AFTER_UP="$(layout_of "$UPDIR/php-table.pool-a") $(layout_of "$UPDIR/php-table.pool-b")"
+		LOG_A=$(grep -c "Shm.Table: segment \"pool-a\" ($UPDIR/php-table.pool-a) replaced: .*layout 5.*layout 6" "$DIR/php-upgrade-error.log" 2>/dev/null)
+		LOG_B=$(grep -c "Shm.Table: segment \"pool-b\" ($UPDIR/php-table.pool-b) replaced: .*layout 5.*layout 6" "$DIR/php-upgrade-error.log" 2>/dev/null)
+		OTHER_LOG=$(grep -v 'Shm.Table: segment "pool-[ab]" .* replaced: ' "$DIR/php-upgrade-error.log" 2>/dev/null | head -n 3)
+		echo "  upgrade: before the reload read $BEFORE_UP (value, layouts); after it seg-a read $UP_A seg-b $UP_B, then $UP_V; layouts $AFTER_UP; log lines $LOG_A + $LOG_B"
+		check '[ "$BEFORE_UP" = "$TOKU, 5 5" ]' "named: the previous layout's build made both segments (layout 5) and served them" "$BEFORE_UP"
+		check '[ "$UP_A" = "null," ] && [ "$UP_B" = "null," ] && [ "$(json set <<<"$SET_V")" = true ] && [ "$UP_V" = "$TOKV," ] && [ "$AFTER_UP" = "6 6" ]' \
+			"named: after a reload onto the current table.so, each pool's segment of the previous layout is replaced at once by a new, empty one (layout 6) that every worker serves and agrees on" \
+			"seg-a: $UP_A seg-b: $UP_B set: $SET_V then: $UP_V layouts: $AFTER_UP"
+		check '[ "$LOG_A" = 1 ] && [ "$LOG_B" = 1 ] && [ -z "$OTHER_LOG" ] && [ -z "$(mapped_removed "$UPDIR")" ]' \
+			"named: the PHP error log says once per segment that the old layout's segment was replaced, and nothing else; no process maps an old file" \
+			"pool-a: $LOG_A line(s), pool-b: $LOG_B, other: $OTHER_LOG; mapped by: $(mapped_removed "$UPDIR")"
+	fi
+	UP_CHILDREN=$(fpm_children | tr '\n' ' ')
+	kill -QUIT "$FPM_PID"
+	fpm_wait_for 30 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of $UP_CHILDREN)" ]'
+	wait "$FPM_PID" 2>/dev/null
+	FPM_PID=""
+	[ -z "$(alive_of $UP_CHILDREN)" ] && : >"$DIR/fpm-children"
+fi
 
 # --- 9. pools of two users on one master: neither sees the other's entries (php_table_users.c) ----------
 if [ $ROOT_USER != 1 ]; then
