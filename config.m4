@@ -100,7 +100,8 @@ if test "$PHP_TABLE" != "no"; then
   TABLE_BINDING_SOURCES="binding/php_table_methods.c binding/php_table_remember.c binding/php_table_scan.c binding/php_table_ns.c \
     binding/php_table_glob.c binding/php_table_testhooks.c binding/php_table_metrics.c \
     binding/php_table_state.c binding/php_table_users.c binding/php_table_errors.c binding/php_table_values.c binding/php_table_tier.c \
-    binding/php_table_apcu_module.c binding/php_table_apcu_functions.c binding/php_table_apcu_info.c"
+    binding/php_table_apcu_module.c binding/php_table_apcu_functions.c binding/php_table_apcu_info.c \
+    binding/php_table_apcu_iterator.c"
 
   dnl Only get_module() is exported (ZEND_GET_MODULE marks it): calls between the extension's own files,
   dnl the read path's above all, are then direct and may be inlined, instead of going through the PLT.

@@ -7,6 +7,7 @@
  *                               aside for the real APCu), the apc.* INI settings, constants, phpinfo()
  *   php_table_apcu_functions.c  apcu_fetch/store/add/delete/exists/inc/dec/cas/entry/clear_cache/enabled
  *   php_table_apcu_info.c       apcu_cache_info, apcu_sma_info, apcu_key_info
+ *   php_table_apcu_iterator.c   APCUIterator, apcu_delete(APCUIterator)
  *
  * Every APCu key lives in the table namespace PHP_TABLE_APCU_NS, so apcu_clear_cache() clears only them
  * and Shm\Table::get($key, 'apcu') reads what apcu_store($key) wrote.
@@ -26,6 +27,18 @@
 PHP_TABLE_HIDDEN void php_table_apcu_startup(bool compat);
 
 /* ---- shared by the php_table_apcu_*.c files ------------------------------------------------------- */
+
+/* APCu's APC_LIST_* (apc_iterator.h). */
+#define PHP_TABLE_APC_LIST_ACTIVE  0x1
+#define PHP_TABLE_APC_LIST_DELETED 0x2
+
+/* php_table_apcu_iterator.c: the class (registered by the module's MINIT from the stub's
+ * register_class_APCUIterator), and apcu_delete() of an object: false after APCu's error for an object
+ * that is not an APCUIterator, or a thrown Error for an uninitialized one; true once it deleted what the
+ * iterator had left to hand out. */
+extern PHP_TABLE_HIDDEN zend_class_entry *php_table_apcu_iterator_ce;
+PHP_TABLE_HIDDEN void php_table_apcu_iterator_register(zend_class_entry *ce);
+PHP_TABLE_HIDDEN bool php_table_apcu_iterator_delete(zval *obj);
 
 /* The apc.* settings (APCu's names and defaults; most are accepted only: docs/apcu.md). */
 typedef struct php_table_apcu_settings {

@@ -8,6 +8,7 @@
  * header by hand.
  *
  * @generate-function-entries PHP_TABLE_HIDDEN
+ * @generate-class-entries PHP_TABLE_HIDDEN
  */
 
 function apcu_clear_cache(): bool {}
@@ -47,3 +48,27 @@ function apcu_exists($key): array|bool {}
 function apcu_delete($key): array|bool {}
 
 function apcu_entry(string $key, callable $callback, int $ttl = 0): mixed {}
+
+/** APCu's iterator over the cache (binding/php_table_apcu_iterator.c): the apcu namespace, in chunks. */
+class APCUIterator implements Iterator
+{
+    /** @param array|string|null $search */
+    public function __construct($search = null, int $format = APC_ITER_ALL, int $chunk_size = 0,
+                                int $list = APC_LIST_ACTIVE) {}
+
+    public function rewind(): void {}
+
+    public function next(): void {}
+
+    public function valid(): bool {}
+
+    public function key(): string|int {}
+
+    public function current(): mixed {}
+
+    public function getTotalHits(): int {}
+
+    public function getTotalSize(): int {}
+
+    public function getTotalCount(): int {}
+}

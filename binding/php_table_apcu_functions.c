@@ -21,6 +21,7 @@
 #include "php.h"
 #include "SAPI.h"
 #include "zend_exceptions.h"
+#include "ext/standard/basic_functions.h"
 
 #include "php_table.h"
 #include "php_table_apcu.h"
@@ -93,9 +94,14 @@ static bool php_table_apcu_ok(tbl_t *t, tbl_status_t st, const zend_string *key)
 static bool php_table_apcu_encode(tbl_t *t, zval *value, php_table_encoded *enc)
 {
 	zend_object *ex;
-	bool resource = false;
+	bool resource = false, ok;
 
-	if (EXPECTED(php_table_encode_arg(t, value, PHP_TABLE_APCU_ARG_VALUE, enc))) {
+	/* As for fetches: a store inside serialize() (a __serialize() calling apcu_store) serializes with a
+	 * var hash of its own. */
+	BG(serialize_lock)++;
+	ok = php_table_encode_arg(t, value, PHP_TABLE_APCU_ARG_VALUE, enc);
+	BG(serialize_lock)--;
+	if (EXPECTED(ok)) {
 		return true;
 	}
 	if (!(ex = EG(exception))) {
@@ -236,7 +242,12 @@ static int php_table_apcu_fetch_one(tbl_t *t, zend_string *key, zval *rv)
 	if ((r = php_table_apcu_ns_read(t, &ns)) <= 0) {
 		return r;
 	}
-	return php_table_fetch(t, ns, key, rv, NULL, 1);
+	/* A fetch inside unserialize() (a Serializable's unserialize() calling apcu_fetch) decodes with a var
+	 * hash of its own, not the enclosing one: its back-references are its own (APCu's bug #76145). */
+	BG(serialize_lock)++;
+	r = php_table_fetch(t, ns, key, rv, NULL, 1);
+	BG(serialize_lock)--;
+	return r;
 }
 
 /* 1 exists, 0 not, -1 thrown. */
@@ -411,9 +422,13 @@ PHP_FUNCTION(apcu_delete)
 		return;
 	}
 	if (Z_TYPE_P(keys) == IS_OBJECT) {
-		/* APCUIterator is not provided yet (docs/apcu.md), so every object is what APCu calls a fatal error. */
-		php_error_docref(NULL, E_ERROR, "apc_delete object argument must be instance of APCUIterator.");
-		RETURN_FALSE;
+		/* What the iterator has left to hand out (php_table_apcu_iterator.c). */
+		bool ok = php_table_apcu_iterator_delete(keys);
+
+		if (EG(exception)) {
+			RETURN_THROWS();
+		}
+		RETURN_BOOL(ok);
 	}
 	php_error_docref(NULL, E_WARNING, "apc_delete() expects a string, array of strings, or APCIterator instance");
 	RETURN_FALSE;

@@ -26,6 +26,7 @@
 #include "SAPI.h"
 #include "ext/standard/info.h"
 #include "zend_exceptions.h"
+#include "zend_interfaces.h"
 
 #include "php_table.h"
 #include "php_table_apcu.h"
@@ -35,9 +36,6 @@ PHP_TABLE_HIDDEN php_table_apcu_settings php_table_apcu_g;
 PHP_TABLE_HIDDEN zend_string *php_table_apcu_ns;
 
 /* APCu's constants (apc_iterator.h): what APCUIterator and its callers pass. */
-#define PHP_TABLE_APC_LIST_ACTIVE  0x1
-#define PHP_TABLE_APC_LIST_DELETED 0x2
-
 static const struct { const char *name; zend_long value; } php_table_apcu_constants[] = {
 	{ "APC_LIST_ACTIVE",   PHP_TABLE_APC_LIST_ACTIVE },
 	{ "APC_LIST_DELETED",  PHP_TABLE_APC_LIST_DELETED },
@@ -119,6 +117,7 @@ static PHP_MINIT_FUNCTION(table_apcu)
 		zend_register_long_constant(php_table_apcu_constants[i].name, strlen(php_table_apcu_constants[i].name),
 			php_table_apcu_constants[i].value, CONST_PERSISTENT, module_number);
 	}
+	php_table_apcu_iterator_register(register_class_APCUIterator(zend_ce_iterator));
 	php_table_apcu_ns = zend_string_init_interned(PHP_TABLE_APCU_NS, sizeof(PHP_TABLE_APCU_NS) - 1, 1);
 	/* APCu's rule: the CLI has no cache unless apc.enable_cli says so. */
 	php_table_apcu_g.active = php_table_apcu_g.enabled
