@@ -16,6 +16,7 @@
 #endif
 
 #include "php.h"
+#include "ext/standard/basic_functions.h"
 #include "ext/standard/php_var.h"
 #include "zend_smart_str.h"
 #include "serializer/serializer.h"
@@ -259,14 +260,19 @@ static zend_result php_ser_serialize(zval *value, smart_str *out)
 	/* Floats must come back bit for bit whatever serialize_precision says: -1 is the shortest exact
 	 * form. Restore it on every way out, a bailout from a __sleep() included. */
 	PG(serialize_precision) = -1;
+	/* A var hash of its own, even inside a serialize() (a __serialize() calling set()): the enclosing one's
+	 * back-reference numbers are not this value's (APCu's bug #76145). */
+	BG(serialize_lock)++;
 	zend_try {
 		PHP_VAR_SERIALIZE_INIT(var_hash);
 		php_var_serialize(out, value, &var_hash);
 		PHP_VAR_SERIALIZE_DESTROY(var_hash);
 	} zend_catch {
+		BG(serialize_lock)--;
 		PG(serialize_precision) = precision;
 		zend_bailout();
 	} zend_end_try();
+	BG(serialize_lock)--;
 	PG(serialize_precision) = precision;
 	return EG(exception) ? FAILURE : SUCCESS;
 }
@@ -284,9 +290,12 @@ static zend_result php_ser_unserialize(zval *out, const char *buf, size_t len, c
 	if (foreign && php_ser_check_foreign(buf, len, foreign->classes) != SUCCESS) {
 		return FAILURE;
 	}
+	/* A var hash of its own, even inside an unserialize() (a Serializable or __unserialize() calling get()):
+	 * with the enclosing one's, this value's back-references (r:N, R:N) would be resolved against the
+	 * enclosing value's numbering (APCu's bug #76145). Its settings are still saved and put back, in case
+	 * PHP hands out a shared one. */
+	BG(serialize_lock)++;
 	PHP_VAR_UNSERIALIZE_INIT(var_hash);
-	/* The var hash may be an enclosing unserialize()'s (a Serializable calling get()): its allowed
-	 * classes and depth limit are put back before it goes on, as unserialize() itself does. */
 	prev_classes = php_var_unserialize_get_allowed_classes(var_hash);
 	prev_max_depth = php_var_unserialize_get_max_depth(var_hash);
 	if (foreign && foreign->classes) {
@@ -307,6 +316,7 @@ static zend_result php_ser_unserialize(zval *out, const char *buf, size_t len, c
 	php_var_unserialize_set_max_depth(var_hash, prev_max_depth);
 	/* Delayed __wakeup()/__unserialize() calls run here and may throw. */
 	PHP_VAR_UNSERIALIZE_DESTROY(var_hash);
+	BG(serialize_lock)--;
 
 	if (!ok || EG(exception)) {
 		zval_ptr_dtor(out);
