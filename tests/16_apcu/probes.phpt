@@ -24,7 +24,8 @@ foreach (['apc.enabled', 'apc.enable_cli', 'apc.ttl', 'apc.use_request_time', 'a
           'apc.preload_path', 'apc.coredump_unmap', 'apc.mmap_file_mask'] as $ini) {
     echo $ini, ' = ', var_export(ini_get($ini), true), "\n";
 }
-var_dump(filter_var(ini_get('apc.enabled'), FILTER_VALIDATE_BOOLEAN) && apcu_enabled());
+// As Symfony's check, filter_var(..., FILTER_VALIDATE_BOOLEAN), reads it (ext/filter may be absent: a debug PHP).
+var_dump(in_array(strtolower((string) ini_get('apc.enabled')), ['1', 'on', 'true', 'yes'], true) && apcu_enabled());
 // apc.use_request_time is PHP_INI_ALL, as in APCu; the rest are PHP_INI_SYSTEM.
 var_dump(ini_set('apc.use_request_time', '1'), ini_set('apc.ttl', '5'));
 foreach (['APC_LIST_ACTIVE', 'APC_LIST_DELETED', 'APC_ITER_TYPE', 'APC_ITER_KEY', 'APC_ITER_VALUE',
