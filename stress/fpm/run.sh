@@ -397,6 +397,25 @@ isolated() {
 	for k in iso only-b only-a; do printf 'b:%s=%s ' "$k" "$(values "other/kv.php?op=get&k=$k")"; done
 }
 
+# stop_fpm: SIGQUIT to the master; wait (30 s at most) for it and the workers it had; forget them when gone.
+stop_fpm() {
+	local children
+	children=$(fpm_children | tr '\n' ' ')
+	kill -QUIT "$FPM_PID"
+	fpm_wait_for 30 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of '"$children"')" ]'
+	wait "$FPM_PID" 2>/dev/null
+	FPM_PID=""
+	[ -z "$(alive_of $children)" ] && : >"$DIR/fpm-children"
+}
+# check_fpm_logs WHAT POOLS FPM_LOG PHP_LOG: FPM's log holds only lifecycle notices of the pools (a regex
+# alternative, e.g. 'seg-a|seg-b') and PHP's log nothing.
+check_fpm_logs() {
+	local lifecycle=${LIFECYCLE//'(www|other)'/"($2)"} unexpected php_log=$4
+	unexpected=$(sed -E 's/^\[[^]]*\] //' "$3" | while IFS= read -r msg; do [[ "$msg" =~ $lifecycle ]] || echo "$msg"; done)
+	check '[ -z "$unexpected" ] && [ ! -s "$php_log" ]' "$1: the FPM error log holds only lifecycle notices, and the PHP error log nothing" \
+		"$(head -n 5 <<<"$unexpected" | tr '\n' '|') $(head -n 5 "$php_log" 2>/dev/null | tr '\n' '|')"
+}
+
 if ! start_named; then
 	bad "php-fpm with pools on named segments starts and serves both pools" "$(tail -n 5 "$DIR/fpm-named-error.log" "$DIR/fpm-named-stdout.log" 2>/dev/null | tr '\n' ' ')"
 	finish
@@ -493,17 +512,8 @@ check '[ "$PATHS_R" = "$SEGDIR/php-table.pool-a," ] && [ -f "$SEGDIR/php-table.p
 	"named: every worker of seg-a is on the new file at the same path; no process maps the removed one any more" "paths: $PATHS_R; mapped by: $(mapped_removed "$SEGDIR")"
 check '[ "$(values "other/kv.php?op=get&k=iso")" = "$TOKB," ]' "named: seg-b (pool-b, not removed) kept its table" "$(values "other/kv.php?op=get&k=iso")"
 
-NAMED_CHILDREN=$(fpm_children | tr '\n' ' ')
-kill -QUIT "$FPM_PID"
-fpm_wait_for 30 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of $NAMED_CHILDREN)" ]'
-wait "$FPM_PID" 2>/dev/null
-FPM_PID=""
-[ -z "$(alive_of $NAMED_CHILDREN)" ] && : >"$DIR/fpm-children"
-NAMED_LIFECYCLE=${LIFECYCLE//'(www|other)'/'(seg-a|seg-b)'}
-UNEXPECTED=$(sed -E 's/^\[[^]]*\] //' "$DIR/fpm-named-error.log" | while IFS= read -r msg; do [[ "$msg" =~ $NAMED_LIFECYCLE ]] || echo "$msg"; done)
-check '[ -z "$UNEXPECTED" ] && [ ! -s "$DIR/php-named-error.log" ]' \
-	"named: the FPM error log holds only lifecycle notices, and the PHP error log nothing" \
-	"$(head -n 5 <<<"$UNEXPECTED" | tr '\n' '|') $(head -n 5 "$DIR/php-named-error.log" 2>/dev/null | tr '\n' '|')"
+stop_fpm
+check_fpm_logs named 'seg-a|seg-b' "$DIR/fpm-named-error.log" "$DIR/php-named-error.log"
 
 # An upgrade whose segment layout differs, by a reload (what a package upgrade does): a build of the
 # previous layout serves first, then php.ini names the current table.so and the master is reloaded. Before,
@@ -554,12 +564,7 @@ else
 			"named: the PHP error log says once per segment that the old layout's segment was replaced, and nothing else; no process maps an old file" \
 			"pool-a: $LOG_A line(s), pool-b: $LOG_B, other: $OTHER_LOG; mapped by: $(mapped_removed "$UPDIR")"
 	fi
-	UP_CHILDREN=$(fpm_children | tr '\n' ' ')
-	kill -QUIT "$FPM_PID"
-	fpm_wait_for 30 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of $UP_CHILDREN)" ]'
-	wait "$FPM_PID" 2>/dev/null
-	FPM_PID=""
-	[ -z "$(alive_of $UP_CHILDREN)" ] && : >"$DIR/fpm-children"
+	stop_fpm
 fi
 
 # --- 9. pools of two users on one master: neither sees the other's entries (php_table_users.c) ----------
@@ -602,16 +607,7 @@ VA=$(view_of users.php)
 VB=$(view_of other/users.php)
 check '[ "$VA" = "$(expect_view "$TOKA")" ]' "users: every worker of pool user-a sees user-a's entries and nothing of user-b's, through every method" "got: $VA; expected: $(expect_view "$TOKA")"
 check '[ "$VB" = "$(expect_view "$TOKB")" ]' "users: every worker of pool user-b sees user-b's entries and nothing of user-a's, through every method" "got: $VB; expected: $(expect_view "$TOKB")"
-USERS_CHILDREN=$(fpm_children | tr '\n' ' ')
-kill -QUIT "$FPM_PID"
-fpm_wait_for 30 '! kill -0 "$FPM_PID" 2>/dev/null && [ -z "$(alive_of $USERS_CHILDREN)" ]'
-wait "$FPM_PID" 2>/dev/null
-FPM_PID=""
-[ -z "$(alive_of $USERS_CHILDREN)" ] && : >"$DIR/fpm-children"
-USERS_LIFECYCLE=${LIFECYCLE//'(www|other)'/'(user-a|user-b)'}
-UNEXPECTED=$(sed -E 's/^\[[^]]*\] //' "$DIR/fpm-users-error.log" | while IFS= read -r msg; do [[ "$msg" =~ $USERS_LIFECYCLE ]] || echo "$msg"; done)
-check '[ -z "$UNEXPECTED" ] && [ ! -s "$DIR/php-users-error.log" ]' \
-	"users: the FPM error log holds only lifecycle notices, and the PHP error log nothing" \
-	"$(head -n 5 <<<"$UNEXPECTED" | tr '\n' '|') $(head -n 5 "$DIR/php-users-error.log" 2>/dev/null | tr '\n' '|')"
+stop_fpm
+check_fpm_logs users 'user-a|user-b' "$DIR/fpm-users-error.log" "$DIR/php-users-error.log"
 finish
 }
