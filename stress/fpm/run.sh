@@ -156,6 +156,7 @@ http {
             fastcgi_pass 127.0.0.1:$FPM_PORT2;
             fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
             fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REMOTE_ADDR \$remote_addr;
             fastcgi_param REQUEST_METHOD \$request_method;
             fastcgi_param REQUEST_URI \$request_uri;
             fastcgi_param SCRIPT_NAME \$fastcgi_script_name;
@@ -167,6 +168,7 @@ http {
             fastcgi_pass 127.0.0.1:$FPM_PORT;
             fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
             fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REMOTE_ADDR \$remote_addr;
             fastcgi_param REQUEST_METHOD \$request_method;
             fastcgi_param REQUEST_URI \$request_uri;
             fastcgi_param SCRIPT_NAME \$fastcgi_script_name;
@@ -577,8 +579,12 @@ for u in table-fpm-a table-fpm-b; do
 done
 chmod 755 "$DIR" "$DIR/www" "$DIR/other"
 cp "$HERE/www/users.php" "$DIR/other/"
+# The status page too: it lists and browses through the same methods (it needs ext/ctype).
+cp "$ROOT/status/table-status.php" "$DIR/www/"
+cp "$ROOT/status/table-status.php" "$DIR/other/"
 chmod 644 "$DIR"/www/*.php "$DIR"/other/*.php
 sed -e "s|^error_log=.*|error_log=$DIR/php-users-error.log|" "$DIR/php.ini" >"$DIR/php-users.ini"
+php -n -d extension=ctype -r 'exit(function_exists("ctype_xdigit") ? 0 : 1);' 2>/dev/null && echo 'extension=ctype' >>"$DIR/php-users.ini"
 : >"$DIR/php-users-error.log" && chmod 666 "$DIR/php-users-error.log"
 {
 	printf '[global]\npid = %s\nerror_log = %s\nlog_level = notice\ndaemonize = no\n' "$DIR/fpm-users.pid" "$DIR/fpm-users-error.log"
@@ -607,6 +613,15 @@ VA=$(view_of users.php)
 VB=$(view_of other/users.php)
 check '[ "$VA" = "$(expect_view "$TOKA")" ]' "users: every worker of pool user-a sees user-a's entries and nothing of user-b's, through every method" "got: $VA; expected: $(expect_view "$TOKA")"
 check '[ "$VB" = "$(expect_view "$TOKB")" ]' "users: every worker of pool user-b sees user-b's entries and nothing of user-a's, through every method" "got: $VB; expected: $(expect_view "$TOKB")"
+# The status page through each pool: its namespace list and its key browser of "site" (hex 73697465).
+for pool in a b; do
+	own=$([ $pool = a ] && echo "$TOKA" || echo "$TOKB"); theirs=$([ $pool = a ] && echo "$TOKB" || echo "$TOKA")
+	prefix=$([ $pool = a ] && echo "" || echo "other/")
+	PAGE=$(get "${prefix}table-status.php"; get "${prefix}table-status.php?ns=73697465")
+	check '[ -n "$PAGE" ] && grep -q "ns-$own" <<<"$PAGE" && grep -q ">secret<" <<<"$PAGE" && ! grep -q "$theirs" <<<"$PAGE"' \
+		"users: the status page through pool user-$pool lists user-$pool's namespaces and keys, and nothing of the other's" \
+		"$(grep -o "ns-u[ab][0-9]*" <<<"$PAGE" | sort -u | tr '\n' ' ') $(head -c 300 <<<"$PAGE" | tr '\n' ' ')"
+done
 stop_fpm
 check_fpm_logs users 'user-a|user-b' "$DIR/fpm-users-error.log" "$DIR/php-users-error.log"
 finish
