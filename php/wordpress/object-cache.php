@@ -43,8 +43,14 @@
  * only. Persistent groups are written through to the table and, unless WP_CACHE_TABLE_RUNTIME is false,
  * what this request has read or written is kept in the same array, so that WordPress's hundreds of
  * get_option() -> wp_cache_get('alloptions') calls cost an array lookup; `$force` bypasses that copy, and
- * `flush_runtime()` drops it (and the non-persistent groups). Objects are cloned in and out, as WordPress
- * does; `false` (and `null`) are values like any other, told apart from a miss by `$found`.
+ * `flush_runtime()` drops it (and the non-persistent groups). A miss is remembered the same way: a key this
+ * request found absent from the table (or deleted) is a miss again without asking the table, until this
+ * request stores it (set(), add(), replace(), the multi calls), an add() of it fails (another worker stored
+ * it), `$force` asks, or flush_runtime(), flush() or flush_group() forgets it. So, as for a hit, another
+ * worker's write after this request's miss is seen by the next request, not by this one. get() and
+ * get_multiple() answer from these arrays without calling the helpers the other methods use: most of a
+ * page's calls end there. Objects are cloned in and out, as WordPress does; `false` (and `null`) are
+ * values like any other, told apart from a miss by `$found`.
  * `incr()`/`decr()` are a read and a `cas()` (retried), so concurrent increments from several workers are
  * exact; `add()` is the table's atomic add; `replace()` is exists() then set().
  *
@@ -211,6 +217,12 @@ class WP_Object_Cache {
 	private $runtime = true;
 	/** group => its version, as read from the table this request. */
 	private $versions = array();
+	/**
+	 * [group][id] => true: persistent entries this request found absent from the table (with $runtime
+	 * only), so that asking again does not go back to the table. Dropped by this request's own writes to
+	 * the key; another worker's later write is seen by the next request, as for $cache's copies.
+	 */
+	private $missing = array();
 
 	/**
 	 * @param array $options for tests and tools: 'namespace' (string), 'runtime' (bool), 'table' (false: don't
@@ -303,6 +315,8 @@ class WP_Object_Cache {
 		}
 		if ( $added ) {
 			$this->remember( $id, $group, $data );
+		} else {
+			unset( $this->missing[ $group ][ $id ] );   // there after all (or the table failed): ask it next time
 		}
 		return $added;
 	}
@@ -331,6 +345,9 @@ class WP_Object_Cache {
 		try {
 			if ( ! \Shm\Table::exists( $this->table_key( $id, $group ), $this->ns ) ) {
 				unset( $this->cache[ $group ][ $id ] );
+				if ( $this->runtime ) {
+					$this->missing[ $group ][ $id ] = true;
+				}
 				return false;
 			}
 		} catch ( \Exception $e ) {
@@ -357,7 +374,7 @@ class WP_Object_Cache {
 		if ( $stored ) {
 			$this->remember( $id, $group, $data );
 		} else {
-			unset( $this->cache[ $group ][ $id ] );
+			unset( $this->cache[ $group ][ $id ], $this->missing[ $group ][ $id ] );
 		}
 		return $stored;
 	}
@@ -396,7 +413,7 @@ class WP_Object_Cache {
 			foreach ( $ids as $tk => list( $key, $id ) ) {
 				if ( isset( $failed[ (string) $tk ] ) ) {
 					$values[ $key ] = false;
-					unset( $this->cache[ $group ][ $id ] );
+					unset( $this->cache[ $group ][ $id ], $this->missing[ $group ][ $id ] );
 				} else {
 					$this->remember( $id, $group, $batch[ $tk ] );
 				}
@@ -406,13 +423,31 @@ class WP_Object_Cache {
 	}
 
 	public function get( $key, $group = 'default', $force = false, &$found = null ) {
-		if ( ! $this->valid_key( $key, 'get' ) ) {
+		// The hot path (get_option() alone calls this some 1,700 times a page) is written out here rather
+		// than through the helpers below: valid_key(), group() and id() inline, then this request's copy.
+		if ( ! ( is_int( $key ) || ( is_string( $key ) && '' !== trim( $key ) ) ) ) {
+			$this->valid_key( $key, 'get' );   // the notice
 			return false;
 		}
-		$group   = $this->group( $group );
-		$id      = $this->id( $key, $group );
-		$persist = $this->persists( $group );
-		if ( ( ! $force || ! $persist ) && $this->local_exists( $id, $group ) ) {
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$id = ( $this->multisite && ! isset( $this->global_groups[ $group ] ) ) ? $this->blog_prefix . $key : $key;
+		if ( ! $force ) {
+			if ( isset( $this->cache[ $group ][ $id ] ) || ( isset( $this->cache[ $group ] ) && array_key_exists( $id, $this->cache[ $group ] ) ) ) {
+				$found = true;
+				++$this->cache_hits;
+				$value = $this->cache[ $group ][ $id ];
+				return is_object( $value ) ? clone $value : $value;
+			}
+			if ( isset( $this->missing[ $group ][ $id ] ) ) {
+				$found = false;
+				++$this->cache_misses;
+				return false;
+			}
+		}
+		$persist = null !== $this->ns && ! isset( $this->non_persistent_groups[ $group ] );
+		if ( $force && ! $persist && $this->local_exists( $id, $group ) ) {
 			$found = true;
 			++$this->cache_hits;
 			$value = $this->cache[ $group ][ $id ];
@@ -424,11 +459,12 @@ class WP_Object_Cache {
 				$value = \Shm\Table::get( $tk, $this->ns );
 				$hit   = null !== $value || array_key_exists( $tk, \Shm\Table::getMany( array( $tk ), $this->ns ) );
 			} catch ( \Exception $e ) {
-				$hit = false;
+				$hit = null;   // neither: not remembered as a miss
 			}
 			if ( $hit ) {
 				$found = true;
 				++$this->cache_hits;
+				unset( $this->missing[ $group ][ $id ] );
 				if ( $this->runtime ) {
 					$this->cache[ $group ][ $id ] = $value;
 					return is_object( $value ) ? clone $value : $value;
@@ -436,6 +472,9 @@ class WP_Object_Cache {
 				return $value;   // a fresh copy already
 			}
 			unset( $this->cache[ $group ][ $id ] );
+			if ( false === $hit && $this->runtime ) {
+				$this->missing[ $group ][ $id ] = true;
+			}
 		}
 		$found = false;
 		++$this->cache_misses;
@@ -443,60 +482,71 @@ class WP_Object_Cache {
 	}
 
 	public function get_multiple( $keys, $group = 'default', $force = false ) {
-		$group = $this->group( $group );
-		if ( ! $this->persists( $group ) ) {
-			$values = array();
-			foreach ( $keys as $key ) {
-				$values[ $key ] = $this->get( $key, $group, $force );
-			}
-			return $values;
+		if ( empty( $group ) ) {
+			$group = 'default';
 		}
-		// One getMany() for the keys this request does not hold, then the answers in the order asked.
-		$want = array();
+		$persist = null !== $this->ns && ! isset( $this->non_persistent_groups[ $group ] );
+		$prefix  = ( $this->multisite && ! isset( $this->global_groups[ $group ] ) ) ? $this->blog_prefix : null;
+		$values  = array();
+		$want    = array();   // table key => list of [key, id] this request does not hold, for one getMany()
 		foreach ( $keys as $key ) {
-			if ( ( is_int( $key ) || ( is_string( $key ) && '' !== trim( $key ) ) ) ) {
-				$id = $this->id( $key, $group );
-				if ( $force || ! $this->local_exists( $id, $group ) ) {
-					$want[ $this->table_key( $id, $group ) ] = $id;
+			if ( is_int( $key ) || is_string( $key ) ) {
+				$id = null === $prefix ? $key : $prefix . $key;
+				if ( ! $force || ! $persist ) {
+					if ( isset( $this->cache[ $group ][ $id ] ) || ( isset( $this->cache[ $group ] ) && array_key_exists( $id, $this->cache[ $group ] ) ) ) {
+						++$this->cache_hits;
+						$value          = $this->cache[ $group ][ $id ];
+						$values[ $key ] = is_object( $value ) ? clone $value : $value;
+						continue;
+					}
+					if ( ! $force && isset( $this->missing[ $group ][ $id ] ) ) {
+						++$this->cache_misses;
+						$values[ $key ] = false;
+						continue;
+					}
 				}
 			}
-		}
-		$got = array();
-		if ( $want ) {
-			try {
-				$got = \Shm\Table::getMany( array_map( 'strval', array_keys( $want ) ), $this->ns );
-			} catch ( \Exception $e ) {
-				$got = array();
-			}
-		}
-		$values = array();
-		foreach ( $keys as $key ) {
+			// A key WordPress's class rejects (its notice, in the same order), or one to look up.
 			if ( ! $this->valid_key( $key, 'get' ) ) {
 				$values[ $key ] = false;
 				continue;
 			}
-			$id = $this->id( $key, $group );
-			$tk = $this->table_key( $id, $group );
-			if ( isset( $want[ $tk ] ) ) {
-				if ( array_key_exists( $tk, $got ) ) {
-					++$this->cache_hits;
-					$value = $got[ $tk ];
-					if ( $this->runtime ) {
-						$this->cache[ $group ][ $id ] = $value;
-						// a key asked twice is served from here the second time, cloned
-						unset( $want[ $tk ] );
-					}
-					$values[ $key ] = is_object( $value ) && $this->runtime ? clone $value : $value;
-				} else {
-					++$this->cache_misses;
-					unset( $this->cache[ $group ][ $id ] );
-					$values[ $key ] = false;
-				}
+			$values[ $key ] = false;   // its place in the answer, as WordPress's class orders it
+			if ( ! $persist ) {
+				++$this->cache_misses;
 				continue;
 			}
-			++$this->cache_hits;
-			$value          = $this->cache[ $group ][ $id ];
-			$values[ $key ] = is_object( $value ) ? clone $value : $value;
+			$want[ $this->table_key( $id, $group ) ][] = array( $key, $id );
+		}
+		if ( ! $want ) {
+			return $values;
+		}
+		try {
+			$got = \Shm\Table::getMany( array_map( 'strval', array_keys( $want ) ), $this->ns );
+			$ok  = true;
+		} catch ( \Exception $e ) {
+			$got = array();
+			$ok  = false;
+		}
+		foreach ( $want as $tk => $asked ) {
+			if ( array_key_exists( $tk, $got ) ) {
+				$value = $got[ $tk ];
+				unset( $this->missing[ $group ][ $asked[0][1] ] );
+				if ( $this->runtime ) {
+					$this->cache[ $group ][ $asked[0][1] ] = $value;
+				}
+				foreach ( $asked as list( $key ) ) {
+					++$this->cache_hits;
+					// a fresh copy each time it is asked: what the cache keeps, and each answer, are apart
+					$values[ $key ] = is_object( $value ) && ( $this->runtime || count( $asked ) > 1 ) ? clone $value : $value;
+				}
+			} else {
+				unset( $this->cache[ $group ][ $asked[0][1] ] );
+				if ( $ok && $this->runtime ) {
+					$this->missing[ $group ][ $asked[0][1] ] = true;
+				}
+				$this->cache_misses += count( $asked );
+			}
 		}
 		return $values;
 	}
@@ -516,10 +566,15 @@ class WP_Object_Cache {
 		}
 		unset( $this->cache[ $group ][ $id ] );
 		try {
-			return \Shm\Table::delete( $this->table_key( $id, $group ), $this->ns );
+			$deleted = \Shm\Table::delete( $this->table_key( $id, $group ), $this->ns );
 		} catch ( \Exception $e ) {
+			unset( $this->missing[ $group ][ $id ] );
 			return false;
 		}
+		if ( $this->runtime ) {
+			$this->missing[ $group ][ $id ] = true;   // deleted now, or not there
+		}
+		return $deleted;
 	}
 
 	public function delete_multiple( array $keys, $group = '' ) {
@@ -541,6 +596,7 @@ class WP_Object_Cache {
 	/** Empties this site's cache (every blog of a multisite), and nothing of other sites on the table. */
 	public function flush() {
 		$this->cache    = array();
+		$this->missing  = array();
 		$this->versions = array();
 		if ( null === $this->ns ) {
 			return true;
@@ -555,13 +611,14 @@ class WP_Object_Cache {
 	/** Forgets what this request holds: its copies of persistent values and the non-persistent groups. */
 	public function flush_runtime() {
 		$this->cache    = array();
+		$this->missing  = array();
 		$this->versions = array();
 		return true;
 	}
 
 	/** Empties one group, for every blog (the blog is part of the key, not of the group). */
 	public function flush_group( $group ) {
-		unset( $this->cache[ $group ] );
+		unset( $this->cache[ $group ], $this->missing[ $group ] );
 		if ( null === $this->ns || isset( $this->non_persistent_groups[ $group ] ) ) {
 			return true;
 		}
@@ -583,6 +640,9 @@ class WP_Object_Cache {
 
 	public function add_non_persistent_groups( $groups ) {
 		$this->non_persistent_groups = array_merge( $this->non_persistent_groups, array_fill_keys( (array) $groups, true ) );
+		foreach ( (array) $groups as $group ) {
+			unset( $this->missing[ $group ] );   // get() consults $missing before it asks whether a group persists
+		}
 	}
 
 	public function switch_to_blog( $blog_id ) {
@@ -597,6 +657,11 @@ class WP_Object_Cache {
 		foreach ( array_keys( $this->cache ) as $group ) {
 			if ( ! isset( $this->global_groups[ $group ] ) ) {
 				unset( $this->cache[ $group ] );
+			}
+		}
+		foreach ( array_keys( $this->missing ) as $group ) {
+			if ( ! isset( $this->global_groups[ $group ] ) ) {
+				unset( $this->missing[ $group ] );
 			}
 		}
 	}
@@ -695,6 +760,7 @@ class WP_Object_Cache {
 	}
 
 	private function remember( $id, $group, $data ) {
+		unset( $this->missing[ $group ][ $id ] );
 		if ( $this->runtime ) {
 			$this->cache[ $group ][ $id ] = is_object( $data ) ? clone $data : $data;
 		}
@@ -775,6 +841,9 @@ class WP_Object_Cache {
 				$got = \Shm\Table::getMany( array( $tk ), $this->ns );
 				if ( ! array_key_exists( $tk, $got ) ) {
 					unset( $this->cache[ $group ][ $id ] );
+					if ( $this->runtime ) {
+						$this->missing[ $group ][ $id ] = true;
+					}
 					return false;
 				}
 				$new = self::offset_value( $got[ $tk ], $offset, $method );
@@ -786,7 +855,7 @@ class WP_Object_Cache {
 		} catch ( \Exception $e ) {
 			// below
 		}
-		unset( $this->cache[ $group ][ $id ] );
+		unset( $this->cache[ $group ][ $id ], $this->missing[ $group ][ $id ] );
 		return false;
 	}
 }
