@@ -43,6 +43,7 @@ set -euo pipefail
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../../scripts/lib.sh"
+. "$HERE/../../php/wordpress/tests/lib.sh"
 cd "$TABLE_ROOT"
 
 usage() { # message: the usage line and the message on stderr, exit 2; none: the whole header, exit 0
@@ -109,9 +110,7 @@ V=$(php_minor "$PHP_CONFIG")
 FPM_BIN=$(command -v "php-fpm$V" || true)
 [ -z "$FPM_BIN" ] && [ -x "/usr/sbin/php-fpm$V" ] && FPM_BIN=/usr/sbin/php-fpm$V
 NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
-MDB_INSTALL=$(command -v mariadb-install-db || command -v mysql_install_db || true)
-MDBD=$(command -v mariadbd || true)
-[ -z "$MDBD" ] && [ -x /usr/sbin/mariadbd ] && MDBD=/usr/sbin/mariadbd
+mariadb_find
 for t in "$FPM_BIN" "$NGINX_BIN" "$MDB_INSTALL" "$MDBD" "$(command -v mariadb || true)" "$(command -v curl || true)" "$WP/wp-settings.php" "$THEMES/twentytwentyone" "$DROPIN"; do
 	{ [ -n "$t" ] && [ -e "$t" ]; } || fail "tools present: php-fpm$V, nginx, MariaDB, curl, WordPress and its theme (NO_INSTALL=1 given?)" "missing: ${t:-(not found)}"
 done
@@ -121,12 +120,6 @@ ROOT_USER=0
 [ "$(id -u)" -eq 0 ] && ROOT_USER=1
 DIR=$(mktemp -d /tmp/table-wordpress-bench.XXXXXX)
 DB_PID="" FPM_PID="" NGINX_PID="" REDIS_PID="" HELPER_PID=""
-stop() { # PID: TERM, then KILL after 10 s
-	[ -n "$1" ] || return 0
-	kill -TERM "$1" 2>/dev/null || return 0
-	for _ in $(seq 1 100); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
-	kill -KILL "$1" 2>/dev/null || true
-}
 cleanup() {
 	set +e
 	[ -n "$NGINX_PID" ] && kill -QUIT "$NGINX_PID" 2>/dev/null
@@ -150,31 +143,9 @@ trap cleanup EXIT
 trap 'FAILED=1; echo "wordpress-bench: unexpected failure of the command at line $LINENO" >&2' ERR
 trap 'echo "wordpress-bench: interrupted" >&2; exit 1' INT TERM
 
-# wait_for SECONDS 'TEST': TEST every 100 ms until it holds (status 0) or the deadline passes (status 1)
-wait_for() {
-	for _ in $(seq 1 $(($1 * 10))); do
-		eval "$2" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# json FIELD [FIELD...] <<<"$JSON": a field (nested by the following names); true/false/null as words
-json() {
-	"$PHP_BIN" -n -r '$v = json_decode(stream_get_contents(STDIN), true); foreach (array_slice($argv, 1) as $k) { $v = is_array($v) ? ($v[$k] ?? null) : null; }
-		echo match (true) { $v === null => "null", is_bool($v) => ($v ? "true" : "false"), is_scalar($v) => $v, default => json_encode($v) };' "$@"
-}
 
 # --- MariaDB -------------------------------------------------------------------------------------------
-SOCK=$DIR/db.sock
-DB_USER_OPT=()
-[ $ROOT_USER = 1 ] && DB_USER_OPT=(--user=root)
-"$MDB_INSTALL" --no-defaults --datadir="$DIR/db" --auth-root-authentication-method=normal --skip-test-db \
-	"${DB_USER_OPT[@]}" >"$DIR/db-install.log" 2>&1 || fail "mariadb-install-db" "$(tail -n 5 "$DIR/db-install.log")"
-"$MDBD" --no-defaults --datadir="$DIR/db" --socket="$SOCK" --skip-networking --pid-file="$DIR/db.pid" \
-	--log-error="$DIR/db-error.log" --innodb-buffer-pool-size=128M "${DB_USER_OPT[@]}" >"$DIR/db-stdout.log" 2>&1 &
-DB_PID=$!
-sql() { mariadb --no-defaults --socket="$SOCK" -uroot "$@"; }
-wait_for 120 'sql -e "SELECT 1" >/dev/null 2>&1' || fail "MariaDB starts" "$(tail -n 5 "$DIR/db-error.log" 2>/dev/null)"
+mariadb_start "$DIR" 128M || fail "MariaDB starts" "$WP_LIB_ERROR"
 sql -e "CREATE DATABASE wpbench" || fail "create the database"
 
 # --- the sites -----------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../../../scripts/lib.sh"
+. "$HERE/lib.sh"
 cd "$TABLE_ROOT"
 
 PASS=0 FAIL=0 SKIP=0
@@ -83,9 +84,7 @@ V=$(php_minor "$PHP_CONFIG")
 FPM_BIN=$(command -v "php-fpm$V" || true)
 [ -z "$FPM_BIN" ] && [ -x "/usr/sbin/php-fpm$V" ] && FPM_BIN=/usr/sbin/php-fpm$V
 NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
-MDB_INSTALL=$(command -v mariadb-install-db || command -v mysql_install_db || true)
-MDBD=$(command -v mariadbd || true)
-[ -z "$MDBD" ] && [ -x /usr/sbin/mariadbd ] && MDBD=/usr/sbin/mariadbd
+mariadb_find
 for t in "$FPM_BIN" "$NGINX_BIN" "$MDB_INSTALL" "$MDBD" "$(command -v mariadb || true)" "$(command -v curl || true)" "$WP/wp-settings.php" "$THEMES/twentytwentyone"; do
 	{ [ -n "$t" ] && [ -e "$t" ]; } || { notok "tools present: php-fpm$V, nginx, MariaDB, curl, WordPress and its theme (NO_INSTALL=1 given?)"; finish; }
 done
@@ -94,12 +93,6 @@ ROOT_USER=0
 [ "$(id -u)" -eq 0 ] && ROOT_USER=1
 DIR=$(mktemp -d /tmp/table-wordpress.XXXXXX)
 DB_PID="" FPM_PID="" FPM2_PID="" NGINX_PID="" REDIS_PID="" HOLD_PID=""
-stop() { # PID: TERM, then KILL after 10 s
-	[ -n "$1" ] || return 0
-	kill -TERM "$1" 2>/dev/null || return 0
-	for _ in $(seq 1 100); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
-	kill -KILL "$1" 2>/dev/null || true
-}
 cleanup() {
 	set +e
 	trap - ERR
@@ -121,19 +114,6 @@ trap cleanup EXIT
 trap 'notok "unexpected failure of the command at line $LINENO"; finish' ERR
 trap 'echo "wordpress: interrupted"; exit 1' INT TERM
 
-# wait_for SECONDS 'TEST': TEST every 100 ms until it holds (status 0) or the deadline passes (status 1)
-wait_for() {
-	for _ in $(seq 1 $(($1 * 10))); do
-		eval "$2" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# json FIELD [FIELD...] <<<"$JSON": a field (nested by the following names); true/false/null as words
-json() {
-	"$PHP_BIN" -n -r '$v = json_decode(stream_get_contents(STDIN), true); foreach (array_slice($argv, 1) as $k) { $v = is_array($v) ? ($v[$k] ?? null) : null; }
-		echo match (true) { $v === null => "null", is_bool($v) => ($v ? "true" : "false"), is_scalar($v) => $v, default => json_encode($v) };' "$@"
-}
 
 # --- 0. the oracle: the drop-in against WordPress's own WP_Object_Cache, within one request --------------
 ORACLE=$("$PHP_BIN" -n -d extension="$SO" "$HERE/oracle.php" --wordpress="$WP" --sequences="${ORACLE_SEQUENCES:-600}" 2>&1) || true
@@ -142,22 +122,7 @@ check 'grep -q "^oracle: [1-9][0-9]* passed, 0 failed$" <<<"$ORACLE"' \
 	"$(head -n 20 <<<"$ORACLE")"
 
 # --- MariaDB -------------------------------------------------------------------------------------------
-SOCK=$DIR/db.sock
-DB_USER_OPT=()
-[ $ROOT_USER = 1 ] && DB_USER_OPT=(--user=root)
-if ! "$MDB_INSTALL" --no-defaults --datadir="$DIR/db" --auth-root-authentication-method=normal --skip-test-db \
-	"${DB_USER_OPT[@]}" >"$DIR/db-install.log" 2>&1; then
-	notok "mariadb-install-db" "$(tail -n 5 "$DIR/db-install.log" | tr '\n' ' ')"
-	finish
-fi
-"$MDBD" --no-defaults --datadir="$DIR/db" --socket="$SOCK" --skip-networking --pid-file="$DIR/db.pid" \
-	--log-error="$DIR/db-error.log" --innodb-buffer-pool-size=32M "${DB_USER_OPT[@]}" >"$DIR/db-stdout.log" 2>&1 &
-DB_PID=$!
-sql() { mariadb --no-defaults --socket="$SOCK" -uroot "$@"; }
-if ! wait_for 120 'sql -e "SELECT 1" >/dev/null 2>&1'; then
-	notok "MariaDB starts" "$(tail -n 5 "$DIR/db-error.log" 2>/dev/null | tr '\n' ' ')"
-	finish
-fi
+mariadb_start "$DIR" 32M || { notok "MariaDB starts" "$WP_LIB_ERROR"; finish; }
 sql -e "CREATE DATABASE wp_one; CREATE DATABASE wp_two; CREATE DATABASE wp_net; CREATE DATABASE wp_tier;" ||
 	{ notok "create the databases"; finish; }
 
