@@ -10,6 +10,10 @@
 #                             InnoDB buffer pool POOL (e.g. 32M); sets DB_PID; status 1 with WP_LIB_ERROR
 #                             saying why when it does not come up in 120 s
 #   sql ARGS...               the mariadb client on that socket, as root
+#   fpm_conf DIR PORT N       DIR/fpm.conf: a php-fpm master (pid and log in DIR) with one pool, "wordpress",
+#                             of N static workers on 127.0.0.1:PORT (as root when run as root)
+#   nginx_server PORT DOCROOT FPM_PORT   an nginx server block: WordPress in DOCROOT on 127.0.0.1:PORT,
+#                             its PHP through php-fpm on 127.0.0.1:FPM_PORT
 
 stop() {
 	[ -n "$1" ] || return 0
@@ -56,4 +60,48 @@ mariadb_start() {
 		WP_LIB_ERROR="MariaDB does not start: $(tail -n 5 "$1/db-error.log" 2>/dev/null | tr '\n' ' ')"
 		return 1
 	fi
+}
+
+fpm_conf() {
+	cat >"$1/fpm.conf" <<CONF
+[global]
+pid = $1/fpm.pid
+error_log = $1/fpm-error.log
+daemonize = no
+[wordpress]
+$([ "$(id -u)" -eq 0 ] && printf 'user = root\ngroup = root')
+listen = 127.0.0.1:$2
+pm = static
+pm.max_children = $3
+catch_workers_output = yes
+clear_env = no
+CONF
+}
+
+nginx_server() {
+	cat <<CONF
+    server {
+        listen 127.0.0.1:$1;
+        root $2;
+        index index.php;
+        location / { try_files \$uri \$uri/ /index.php?\$args; }
+        location ~ \.php\$ {
+            # not Debian's fastcgi_params: its HTTP_HOST is \$host, without the port, and WordPress would
+            # redirect to WP_HOME's host:port; request headers, Host included, reach PHP as HTTP_* anyway
+            fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
+            fastcgi_param SCRIPT_NAME \$fastcgi_script_name;
+            fastcgi_param DOCUMENT_ROOT \$document_root;
+            fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REQUEST_METHOD \$request_method;
+            fastcgi_param CONTENT_TYPE \$content_type;
+            fastcgi_param CONTENT_LENGTH \$content_length;
+            fastcgi_param REQUEST_URI \$request_uri;
+            fastcgi_param SERVER_PROTOCOL \$server_protocol;
+            fastcgi_param SERVER_NAME 127.0.0.1;
+            fastcgi_param SERVER_PORT \$server_port;
+            fastcgi_param REMOTE_ADDR \$remote_addr;
+            fastcgi_pass 127.0.0.1:$3;
+        }
+    }
+CONF
 }

@@ -260,46 +260,8 @@ error_log=$DIR/php-error.log
 error_reporting=E_ALL
 max_execution_time=150
 EOF
-cat >"$DIR/fpm.conf" <<EOF
-[global]
-pid = $DIR/fpm.pid
-error_log = $DIR/fpm-error.log
-daemonize = no
-[wordpress]
-$([ $ROOT_USER = 1 ] && printf 'user = root\ngroup = root')
-listen = 127.0.0.1:$FPM_PORT
-pm = static
-pm.max_children = 3
-catch_workers_output = yes
-clear_env = no
-EOF
-server() { # PORT DOCROOT [FPM_PORT]
-	cat <<EOF
-    server {
-        listen 127.0.0.1:$1;
-        root $2;
-        index index.php;
-        location / { try_files \$uri \$uri/ /index.php?\$args; }
-        location ~ \.php\$ {
-            # not Debian's fastcgi_params: its HTTP_HOST is \$host, without the port, and WordPress would
-            # redirect to WP_HOME's host:port; request headers, Host included, reach PHP as HTTP_* anyway
-            fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
-            fastcgi_param SCRIPT_NAME \$fastcgi_script_name;
-            fastcgi_param DOCUMENT_ROOT \$document_root;
-            fastcgi_param QUERY_STRING \$query_string;
-            fastcgi_param REQUEST_METHOD \$request_method;
-            fastcgi_param CONTENT_TYPE \$content_type;
-            fastcgi_param CONTENT_LENGTH \$content_length;
-            fastcgi_param REQUEST_URI \$request_uri;
-            fastcgi_param SERVER_PROTOCOL \$server_protocol;
-            fastcgi_param SERVER_NAME 127.0.0.1;
-            fastcgi_param SERVER_PORT \$server_port;
-            fastcgi_param REMOTE_ADDR \$remote_addr;
-            fastcgi_pass 127.0.0.1:${3:-$FPM_PORT};
-        }
-    }
-EOF
-}
+fpm_conf "$DIR" "$FPM_PORT" 3
+server() { nginx_server "$1" "$2" "${3:-$FPM_PORT}"; }   # PORT DOCROOT [FPM_PORT]
 cat >"$DIR/nginx.conf" <<EOF
 $([ $ROOT_USER = 1 ] && echo 'user root root;')
 worker_processes 1;
