@@ -51,33 +51,6 @@ if ! mkdir -p "$SRC" 2>/dev/null || [ ! -w "$SRC" ]; then
 	mkdir -p "$SRC" || fail "cannot create $SRC"
 fi
 
-have_deb_src() {
-	grep -qsE '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' \
-		/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources
-}
-# A deb-src twin of every archive stanza but the security one (its sources are not served there).
-add_deb_src() {
-	local list
-	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		list=/etc/apt/sources.list.d/table-deb-src.sources
-		log "adding deb-src entries in $list"
-		awk 'function flush() { if (buf != "" && !security) printf "%s\n", buf; buf = ""; security = 0 }
-		     /^[ \t]*$/ { flush(); next }
-		     /^Types:/ { $0 = "Types: deb-src" }
-		     /^URIs:.*debian-security/ { security = 1 }
-		     { buf = buf $0 "\n" }
-		     END { flush() }' /etc/apt/sources.list.d/debian.sources | as_root tee "$list" >/dev/null
-	elif [ -f /etc/apt/sources.list ]; then
-		list=/etc/apt/sources.list.d/table-deb-src.list
-		log "adding deb-src entries in $list"
-		grep -E '^deb[[:space:]]' /etc/apt/sources.list | grep -v 'debian-security' \
-			| sed 's/^deb[[:space:]]/deb-src /' | as_root tee "$list" >/dev/null
-	else
-		return 1
-	fi
-	_TABLE_APT_UPDATED=0
-}
-
 # The newest APCu 5 source tree already unpacked in the cache whose version apt would give now.
 apcu_tests_dir() {
 	local d
@@ -92,8 +65,7 @@ if [ -z "$want" ] || [ ! -d "$SRC/php-apcu-${want%%-*}" ]; then
 	[ "$NO_INSTALL" = 1 ] && [ -z "$(apcu_tests_dir)" ] && fail "no APCu sources in $SRC and --no-install"
 	if [ "$NO_INSTALL" != 1 ]; then
 		apt_ensure dpkg-dev xz-utils   # dpkg-source unpacks the source package
-		if ! have_deb_src; then add_deb_src || fail "no apt sources to derive a deb-src entry from"; fi
-		apt_update_once
+		apt_deb_src || fail "no apt sources to derive a deb-src entry from"
 		want=$(apt-cache showsrc php-apcu 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
 		[ -n "$want" ] || fail "apt knows no source package php-apcu"
 		log "apt-get source php-apcu=$want (into $SRC)"

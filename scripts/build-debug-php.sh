@@ -79,34 +79,7 @@ fi
 # build-essential brings gcc, make and dpkg-dev (dpkg-source unpacks and patches the source package).
 apt_ensure build-essential dpkg-dev autoconf automake libtool bison re2c pkg-config file
 
-# Debian 12 lists its archive in deb822 form without deb-src. Add a deb-src twin of every stanza except
-# the security one, whose source packages the mirror does not serve.
-have_deb_src() {
-	grep -qsE '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' \
-		/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources
-}
-if ! have_deb_src; then
-	src_list=/etc/apt/sources.list.d/table-deb-src.sources
-	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		log "adding deb-src entries in $src_list"
-		awk 'function flush() { if (buf != "" && !security) printf "%s\n", buf; buf = ""; security = 0 }
-		     /^[ \t]*$/ { flush(); next }
-		     /^Types:/ { $0 = "Types: deb-src" }
-		     /^URIs:.*debian-security/ { security = 1 }
-		     { buf = buf $0 "\n" }
-		     END { flush() }' \
-			/etc/apt/sources.list.d/debian.sources | as_root tee "$src_list" >/dev/null
-	elif [ -f /etc/apt/sources.list ]; then
-		src_list=/etc/apt/sources.list.d/table-deb-src.list
-		log "adding deb-src entries in $src_list"
-		grep -E '^deb[[:space:]]' /etc/apt/sources.list | grep -v 'debian-security' \
-			| sed 's/^deb[[:space:]]/deb-src /' | as_root tee "$src_list" >/dev/null
-	else
-		die "no apt sources found to derive deb-src entries from"
-	fi
-	_TABLE_APT_UPDATED=0
-fi
-apt_update_once
+apt_deb_src || die "no apt sources found to derive deb-src entries from"
 
 mkdir -p "$CACHE/src"
 cd "$CACHE/src"

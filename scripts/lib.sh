@@ -3,6 +3,7 @@
 #   as_root CMD...        run CMD as root (sudo only when we are not root already)
 #   apt_ensure PKG...     install the Debian packages that are missing; a no-op (and no network) when all
 #                         are present. One `apt-get update` per process at most.
+#   apt_deb_src           add deb-src entries (none by default on Debian) so that `apt-get source` works
 #   log MSG...            a progress line on stderr, prefixed with the script name
 #   die MSG...            log and exit 1
 #   php_tools [PHP_CONFIG]  set PHP_CONFIG, PHPIZE, PHP_BIN, PHP_EXTDIR for the release PHP (default) or for
@@ -52,6 +53,35 @@ apt_update_once() {
 		rm -f "${TMPDIR:-/tmp}/table-apt-update.$$"
 		_TABLE_APT_UPDATED=1
 	fi
+}
+
+# apt_deb_src: make `apt-get source` work. Debian lists its archive without deb-src (deb822 form since 12):
+# add a deb-src twin of every stanza but the security one, whose source packages the mirror does not
+# serve (none when some deb-src entry exists already); then apt's lists are updated once, as for
+# apt_ensure. Status 1 when there is no apt source to derive an entry from.
+apt_deb_src() {
+	local list
+	grep -qsE '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources && { apt_update_once; return 0; }
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		list=/etc/apt/sources.list.d/table-deb-src.sources
+		log "adding deb-src entries in $list"
+		awk 'function flush() { if (buf != "" && !security) printf "%s\n", buf; buf = ""; security = 0 }
+		     /^[ \t]*$/ { flush(); next }
+		     /^Types:/ { $0 = "Types: deb-src" }
+		     /^URIs:.*debian-security/ { security = 1 }
+		     { buf = buf $0 "\n" }
+		     END { flush() }' /etc/apt/sources.list.d/debian.sources | as_root tee "$list" >/dev/null
+	elif [ -f /etc/apt/sources.list ]; then
+		list=/etc/apt/sources.list.d/table-deb-src.list
+		log "adding deb-src entries in $list"
+		grep -E '^deb[[:space:]]' /etc/apt/sources.list | grep -v 'debian-security' \
+			| sed 's/^deb[[:space:]]/deb-src /' | as_root tee "$list" >/dev/null
+	else
+		return 1
+	fi
+	_TABLE_APT_UPDATED=0
+	apt_update_once
 }
 
 apt_ensure() {
