@@ -161,6 +161,8 @@ extern PHP_TABLE_HIDDEN size_t php_table_user_tag_len;
 /* The default namespace (null) is more than TBL_NS_DEFAULT here: it is tiered (table.redis_namespaces
  * has *), or this process sees its user's own. One flag, so that get()'s fast path tests one thing. */
 extern PHP_TABLE_HIDDEN bool php_table_default_ns_slow;
+/* php_table_state.c: set it again from what it derives from, after either changes. */
+PHP_TABLE_HIDDEN void php_table_default_ns_update(void);
 /* A process's first request on the anonymous table: claim it for this user, or see its own namespaces.
  * false (php_table_reason set) when this process cannot use the table. */
 PHP_TABLE_HIDDEN bool php_table_user_view_start(tbl_t *t);

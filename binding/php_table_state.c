@@ -51,6 +51,15 @@ static bool php_table_reattach;
 /* When php_table_segment_check last looked (time(NULL)): at most once a second. */
 static time_t php_table_checked_at;
 
+void php_table_default_ns_update(void)
+{
+#ifdef HAVE_TABLE_HIREDIS
+	php_table_default_ns_slow = php_table_tier_default || php_table_user_tag_len;
+#else
+	php_table_default_ns_slow = php_table_user_tag_len != 0;
+#endif
+}
+
 /* ---- opening the segment --------------------------------------------------------------------------- */
 
 /* The core brackets every critical section with these, so that no signal handler (and no timeout)
@@ -366,9 +375,7 @@ static void php_table_open(bool attach)
 	if (!php_table_tier_resolve()) {
 		return;
 	}
-#ifdef HAVE_TABLE_HIREDIS
-	php_table_default_ns_slow = php_table_tier_default || php_table_user_tag_len;
-#endif
+	php_table_default_ns_update();
 	if (php_table_segment_name[0] && !attach) {
 		return;
 	}

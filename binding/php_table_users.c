@@ -60,8 +60,8 @@ bool php_table_user_view_start(tbl_t *t)
 	if (owner == me) {
 		return true;
 	}
-	php_table_default_ns_slow = true;
 	php_table_user_tag_len = (size_t)snprintf(php_table_user_tag, sizeof(php_table_user_tag), "\x01%" PRIu32 "\x01", me);
+	php_table_default_ns_update();
 #ifdef HAVE_TABLE_HIREDIS
 	if (php_table_tier_on) {
 		snprintf(php_table_reason, sizeof(php_table_reason),
@@ -157,9 +157,5 @@ void php_table_user_view_forget(void)
 {
 	php_table_user_started = false;
 	php_table_user_tag_len = 0;
-#ifdef HAVE_TABLE_HIREDIS
-	php_table_default_ns_slow = php_table_tier_default;
-#else
-	php_table_default_ns_slow = false;
-#endif
+	php_table_default_ns_update();
 }

@@ -61,6 +61,13 @@ static void fold_counters(tbl_counters_t *into, tbl_counters_t *from)
 
 /* Drop one hold on the entry at `off` (the caller's hold keeps it allocated until the decrement). 1 when
  * the count reached 0. */
+/* Give a slot's hold list its blocks in a named segment's file before anything writes it
+ * (tbl_seg_reserve; anonymous segments have them). TBL_OK, or TBL_ESYS when the file system is full. */
+static tbl_status_t hold_list_reserve(tbl_t *t, _Atomic uint64_t *list)
+{
+	return tbl_seg_reserve(t, tbl_offset_of(t, list), TBL_HOLD_MAX * sizeof(uint64_t), "a zero-copy hold list");
+}
+
 static int hold_drop(tbl_t *t, uint64_t off)
 {
 	tbl_header_t *h = t->hdr;
@@ -263,8 +270,7 @@ tbl_status_t tbl_hold(tbl_t *t, const tbl_view_t *v, uint64_t budget)
 	list = tbl_slot_holds(t, s);
 	if (TBL_UNLIKELY(t->holds_ready != s)) {
 		/* This slot's first hold here: a named segment's file may have no room for its list (copy). */
-		if (tbl_seg_reserve(t, tbl_offset_of(t, list), TBL_HOLD_MAX * sizeof(uint64_t), "a zero-copy hold list")
-		    != TBL_OK) {
+		if (hold_list_reserve(t, list) != TBL_OK) {
 			return TBL_ENOMEM;
 		}
 		t->holds_ready = s;
@@ -681,8 +687,7 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 	}
 	TBL_CRASH_POINT("epoch.hold.handover.claimed");
 	to = tbl_slot_holds(t, s);
-	if (n > 0 && tbl_seg_reserve(t, tbl_offset_of(t, to), TBL_HOLD_MAX * sizeof(uint64_t), "a zero-copy hold list")
-	             != TBL_OK) {
+	if (n > 0 && hold_list_reserve(t, to) != TBL_OK) {
 		/* A named segment's file has no room for the child's list: it holds nothing, as without a slot. */
 		if (tbl_misc_lock(t) == TBL_OK) {
 			slot_free_locked(t, s);
