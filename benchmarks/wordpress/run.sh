@@ -228,13 +228,8 @@ SINGLE_TITLE=$(json title <<<"$SEED")
 
 # --- redis-server, php-fpm, nginx ----------------------------------------------------------------------
 # The PHP's usual extensions (its php-fpm scan dir) but not an installed table.ini; table.so from our php.ini.
-SCAN=$(env -u PHP_INI_SCAN_DIR "$FPM_BIN" -i 2>/dev/null | sed -n 's/^Scan this dir for additional .ini files => //p')
-mkdir -p "$DIR/conf.d" "$DIR/tmp"
-if [ -n "$SCAN" ] && [ "$SCAN" != "(none)" ]; then
-	for f in "$SCAN"/*.ini; do
-		[ -f "$f" ] && ! grep -qE '^[[:space:]]*extension[[:space:]]*=[[:space:]]*"?([^"]*/)?table(\.so)?"?' "$f" && cp "$f" "$DIR/conf.d/"
-	done
-fi
+mkdir -p "$DIR/tmp"
+fpm_conf_d "$DIR"
 TIER_INI=""
 if [ $TIER = 1 ]; then
 	redis-server --port 0 --unixsocket "$DIR/redis.sock" --unixsocketperm 700 --save '' --appendonly no --dir "$DIR" \

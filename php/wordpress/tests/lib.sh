@@ -10,6 +10,8 @@
 #                             InnoDB buffer pool POOL (e.g. 32M); sets DB_PID; status 1 with WP_LIB_ERROR
 #                             saying why when it does not come up in 120 s
 #   sql ARGS...               the mariadb client on that socket, as root
+#   fpm_conf_d DIR            DIR/conf.d: a copy of php-fpm's own scan dir ($FPM_BIN) without an installed
+#                             table.ini, so that the php.ini's table.so is the one loaded
 #   fpm_conf DIR PORT N       DIR/fpm.conf: a php-fpm master (pid and log in DIR) with one pool, "wordpress",
 #                             of N static workers on 127.0.0.1:PORT (as root when run as root)
 #   nginx_server PORT DOCROOT FPM_PORT   an nginx server block: WordPress in DOCROOT on 127.0.0.1:PORT,
@@ -104,4 +106,15 @@ nginx_server() {
         }
     }
 CONF
+}
+
+fpm_conf_d() {
+	local scan f
+	scan=$(env -u PHP_INI_SCAN_DIR "$FPM_BIN" -i 2>/dev/null | sed -n 's/^Scan this dir for additional .ini files => //p')
+	mkdir -p "$1/conf.d"
+	[ -n "$scan" ] && [ "$scan" != "(none)" ] || return 0
+	for f in "$scan"/*.ini; do
+		[ -f "$f" ] && ! grep -qE '^[[:space:]]*extension[[:space:]]*=[[:space:]]*"?([^"]*/)?table(\.so)?"?' "$f" && cp "$f" "$1/conf.d/"
+	done
+	return 0
 }

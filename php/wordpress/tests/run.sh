@@ -226,13 +226,8 @@ check '[ "$(json dropin <<<"$OUT1")" = true ] && [ "$(json persistent <<<"$OUT1"
 
 # --- php-fpm and nginx ------------------------------------------------------------------------------------
 # The PHP's usual extensions (its php-fpm scan dir) but not an installed table.ini; TABLE_SO from our php.ini.
-SCAN=$(env -u PHP_INI_SCAN_DIR "$FPM_BIN" -i 2>/dev/null | sed -n 's/^Scan this dir for additional .ini files => //p')
-mkdir -p "$DIR/conf.d" "$DIR/tmp"
-if [ -n "$SCAN" ] && [ "$SCAN" != "(none)" ]; then
-	for f in "$SCAN"/*.ini; do
-		[ -f "$f" ] && ! grep -qE '^[[:space:]]*extension[[:space:]]*=[[:space:]]*"?([^"]*/)?table(\.so)?"?' "$f" && cp "$f" "$DIR/conf.d/"
-	done
-fi
+mkdir -p "$DIR/tmp"
+fpm_conf_d "$DIR"
 # The Redis tier, when this table.so has it: a redis-server of our own (a Unix socket, no persistence), and
 # site 4's namespace tiered in both php-fpm masters; the other sites' namespaces stay local.
 TIER=0 TIER_INI=""
