@@ -21,7 +21,6 @@
 #include "php.h"
 #include "SAPI.h"
 #include "zend_exceptions.h"
-#include "ext/standard/basic_functions.h"
 
 #include "php_table.h"
 #include "php_table_apcu.h"
@@ -96,11 +95,7 @@ static bool php_table_apcu_encode(tbl_t *t, zval *value, php_table_encoded *enc)
 	zend_object *ex;
 	bool resource = false, ok;
 
-	/* As for fetches: a store inside serialize() (a __serialize() calling apcu_store) serializes with a
-	 * var hash of its own. */
-	BG(serialize_lock)++;
 	ok = php_table_encode_arg(t, value, PHP_TABLE_APCU_ARG_VALUE, enc);
-	BG(serialize_lock)--;
 	if (EXPECTED(ok)) {
 		return true;
 	}
@@ -242,12 +237,8 @@ static int php_table_apcu_fetch_one(tbl_t *t, zend_string *key, zval *rv)
 	if ((r = php_table_apcu_ns_read(t, &ns)) <= 0) {
 		return r;
 	}
-	/* A fetch inside unserialize() (a Serializable's unserialize() calling apcu_fetch) decodes with a var
-	 * hash of its own, not the enclosing one: its back-references are its own (APCu's bug #76145). */
-	BG(serialize_lock)++;
-	r = php_table_fetch(t, ns, key, rv, NULL, 1);
-	BG(serialize_lock)--;
-	return r;
+	/* Inside an unserialize() too: the serializer decodes with a var hash of its own (APCu's bug #76145). */
+	return php_table_fetch(t, ns, key, rv, NULL, 1);
 }
 
 /* 1 exists, 0 not, -1 thrown. */

@@ -29,7 +29,6 @@
 
 #include "php.h"
 #include "ext/pcre/php_pcre.h"
-#include "ext/standard/basic_functions.h"
 #include "zend_exceptions.h"
 #include "zend_interfaces.h"
 
@@ -193,7 +192,6 @@ static size_t php_table_apcu_chunk_fetch(php_table_apcu_iter *it)
 	} while (!it->done && it->count < it->chunk_size);
 
 	/* Outside the read section: read the values (user code may run), build the items' arrays. */
-	BG(serialize_lock)++;   /* a fetch inside unserialize() gets a var hash of its own, as APCu's does */
 	for (size_t i = 0; i < it->count; i++) {
 		php_table_apcu_item item = it->items[i];
 		zval value;
@@ -222,7 +220,6 @@ static size_t php_table_apcu_chunk_fetch(php_table_apcu_iter *it)
 		php_table_apcu_item_build(it, &item, &value);
 		it->items[kept++] = item;
 	}
-	BG(serialize_lock)--;
 	it->count = kept;
 	it->pos = 0;
 	if (EG(exception)) {
