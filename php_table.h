@@ -38,6 +38,7 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	char *segment_dir;         /* where named segments live (/dev/shm) */
 	char *segment_mode;        /* octal permission bits of a new segment file (0600) */
 	bool segment_recreate;     /* replace a segment of another version or size */
+	zend_long lock_timeout;    /* ms: the longest wait for a lock another process holds; 0 = by table.memory */
 	char *redis;               /* the Redis tier's server (tcp://host:port or unix:///path); empty: no tier */
 	char *redis_namespaces;    /* the namespaces Redis backs, comma-separated, or * */
 	char *redis_prefix;        /* what every tiered key's Redis name starts with */

@@ -102,6 +102,8 @@ PHP_INI_BEGIN()
 		zend_table_globals, table_globals)
 	STD_PHP_INI_BOOLEAN("table.segment_recreate", "0", PHP_INI_SYSTEM, OnUpdateBool, segment_recreate,
 		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.lock_timeout", "0", PHP_INI_SYSTEM, OnUpdateLong, lock_timeout,
+		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY_EX("table.redis", "", PHP_INI_SYSTEM, OnUpdateString, redis,
 		zend_table_globals, table_globals, php_table_redis_displayer)
 	STD_PHP_INI_ENTRY("table.redis_namespaces", "", PHP_INI_SYSTEM, OnUpdateString, redis_namespaces,

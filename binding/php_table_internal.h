@@ -22,6 +22,7 @@
 #endif
 
 #define PHP_TABLE_REMEMBER_WAIT_MS 10000u
+#define PHP_TABLE_LOCK_TIMEOUT_MAX 3600000   /* table.lock_timeout's largest value, ms (an hour) */
 #define PHP_TABLE_SCAN_CHUNK       1024u    /* buckets per read section in keys() and fullscan() */
 
 /* Process state (php_table_state.c), set once in MINIT and inherited by forked children. */

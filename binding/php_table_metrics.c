@@ -54,6 +54,7 @@ static const php_table_metric_def php_table_metric_defs[] = {
 	PHP_TABLE_COUNTER("expirations_total", "expirations", "Expired entries removed."),
 	PHP_TABLE_COUNTER("oom_total", "oom", "Writes that failed because memory was full and nothing could be evicted."),
 	PHP_TABLE_COUNTER("lock_repairs_total", "lock_repairs", "Locks recovered from a process that died holding them."),
+	PHP_TABLE_COUNTER("lock_timeouts_total", "lock_timeouts", "Waits for a lock that gave up after table.lock_timeout: its holder was stopped or stuck."),
 	PHP_TABLE_COUNTER("gc_runs_total", "gc_runs", "Leak-recovery passes run after a writer died holding a lock."),
 	PHP_TABLE_COUNTER("zero_copy_reads_total", "zero_copy_reads", "Hits handed to PHP straight from shared memory, without a copy."),
 	PHP_TABLE_COUNTER("copied_reads_total", "copied_reads", "Hits whose value was copied out of shared memory."),

@@ -196,6 +196,7 @@ PHP_METHOD(Shm_Table, stats)
 	add_assoc_long(return_value, "zero_copy_reads", (zend_long)s.zero_copy_reads);
 	add_assoc_long(return_value, "copied_reads", (zend_long)(s.hits - s.zero_copy_reads));
 	add_assoc_long(return_value, "lock_repairs", (zend_long)s.lock_repairs);
+	add_assoc_long(return_value, "lock_timeouts", (zend_long)s.lock_timeouts);
 	add_assoc_long(return_value, "gc_runs", (zend_long)s.gc_runs);
 	add_assoc_long(return_value, "memory_largest_free", (zend_long)s.largest_free);
 	add_assoc_long(return_value, "buckets", (zend_long)s.buckets);

@@ -375,6 +375,12 @@ static void php_table_open(bool attach)
 	if (!php_table_tier_resolve()) {
 		return;
 	}
+	if (TABLE_G(lock_timeout) < 0 || TABLE_G(lock_timeout) > PHP_TABLE_LOCK_TIMEOUT_MAX) {
+		snprintf(php_table_reason, sizeof(php_table_reason), "table.lock_timeout=" ZEND_LONG_FMT " is not valid; use "
+			"milliseconds from 1 to %d, or 0 for 10 s plus 1 s per GiB of table.memory", TABLE_G(lock_timeout),
+			PHP_TABLE_LOCK_TIMEOUT_MAX);
+		return;
+	}
 	php_table_default_ns_update();
 	if (php_table_segment_name[0] && !attach) {
 		return;
@@ -383,6 +389,7 @@ static void php_table_open(bool attach)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.memory = bytes;
 	cfg.policy = php_table_policy;
+	cfg.lock_wait_ms = (uint32_t)TABLE_G(lock_timeout);
 	cfg.hooks.block_signals = php_table_block_signals;
 	cfg.hooks.unblock_signals = php_table_unblock_signals;
 	if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0 && getenv("TABLE_TEST_SLOTS")) {
@@ -399,10 +406,6 @@ static void php_table_open(bool attach)
 		if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0
 		    && getenv("TABLE_TEST_SEGMENT_MOVE") && strcmp(getenv("TABLE_TEST_SEGMENT_MOVE"), "1") == 0) {
 			cfg.segment_move = 1;   /* tests: map away from the creator's address (the copying fallback) */
-		}
-		if (getenv("TABLE_TEST_HOOKS") && strcmp(getenv("TABLE_TEST_HOOKS"), "1") == 0
-		    && getenv("TABLE_TEST_SEGMENT_LOCK_MS")) {
-			cfg.segment_lock_ms = (uint32_t)atoi(getenv("TABLE_TEST_SEGMENT_LOCK_MS"));   /* tests: a short bound */
 		}
 	}
 	errbuf[0] = '\0';

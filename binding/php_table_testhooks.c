@@ -16,6 +16,12 @@
  *       a forked child, say), as a php-fpm worker's first request does (php_table_users.c): false when
  *       this process may not use it. Only on the anonymous table.
  *
+ *   Shm\__table_test_stop_holding(string $locks): bool
+ *       Take the table's locks named $locks ("stripes", "allocator", "namespace" or "misc"), stop this
+ *       process (SIGSTOP) holding them, and once continued (SIGCONT) let go of them and return true:
+ *       a holder that is stopped or stuck, for the tests of table.lock_timeout. Throws
+ *       Shm\TableException when a lock cannot be taken.
+ *
  *   Shm\__table_test_native_encode(array $value): string|false
  *       The native encoding of $value (serializer/native.c), or false when it needs the serializer.
  *
@@ -27,9 +33,11 @@
 # include "config.h"
 #endif
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "php.h"
+#include "zend_exceptions.h"
 #include "php_table_internal.h"
 
 PHP_FUNCTION(Shm___table_test_protect)
@@ -41,6 +49,31 @@ PHP_FUNCTION(Shm___table_test_protect)
 	ZEND_PARSE_PARAMETERS_END();
 
 	RETURN_BOOL(php_table_tbl && tbl_debug_protect(php_table_tbl, readonly) == 0);
+}
+
+static void stop_self(void *unused)
+{
+	(void)unused;
+	raise(SIGSTOP);
+}
+
+PHP_FUNCTION(Shm___table_test_stop_holding)
+{
+	zend_string *locks;
+	tbl_t *t;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(locks)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(t = php_table_handle())) {
+		RETURN_THROWS();
+	}
+	if (tbl_debug_hold_locks(t, ZSTR_VAL(locks), stop_self, NULL) != 0) {
+		zend_throw_exception_ex(php_table_exception_ce, 0, "%s", tbl_errstr(t));
+		RETURN_THROWS();
+	}
+	RETURN_TRUE;
 }
 
 PHP_FUNCTION(Shm___table_test_user_view)
@@ -119,6 +152,10 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_table_test_check, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_table_test_stop_holding, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, locks, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_table_test_protect, 0, 1, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, readonly, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -127,6 +164,7 @@ static const zend_function_entry php_table_test_functions[] = {
 	ZEND_NS_FALIAS("Shm", __table_test_protect, Shm___table_test_protect, arginfo_table_test_protect)
 	ZEND_NS_FALIAS("Shm", __table_test_check, Shm___table_test_check, arginfo_table_test_check)
 	ZEND_NS_FALIAS("Shm", __table_test_user_view, Shm___table_test_user_view, arginfo_table_test_user_view)
+	ZEND_NS_FALIAS("Shm", __table_test_stop_holding, Shm___table_test_stop_holding, arginfo_table_test_stop_holding)
 	ZEND_NS_FALIAS("Shm", __table_test_native_encode, Shm___table_test_native_encode, arginfo_table_test_native_encode)
 	ZEND_NS_FALIAS("Shm", __table_test_native_decode, Shm___table_test_native_decode, arginfo_table_test_native_decode)
 	ZEND_FE_END

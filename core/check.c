@@ -8,10 +8,13 @@
  * bytes are exactly the live plus retired entries (no leaked block); then, under the namespace lock, that
  * no namespace record is half-rewritten and every named one is found by its name. A lock that is
  * unusable makes the check fail with the lock's message.
+ *
+ * Also here, for the tests of what a stuck lock holder does to everyone else: tbl_debug_hold_locks.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "hash.h"
 #include "segment.h"
 #include "gc.h"
@@ -287,4 +290,38 @@ int tbl_check(tbl_t *t, char *err, size_t errlen)
 		tbl_ns_unlock(t);
 	}
 	return rc;
+}
+
+int tbl_debug_hold_locks(tbl_t *t, const char *which, void (*while_held)(void *), void *arg)
+{
+	if (strcmp(which, "stripes") == 0) {
+		if (lock_all(t) != 0) {
+			return -1;
+		}
+		tbl_alloc_unlock(t);   /* lock_all's order, minus the allocator */
+		while_held(arg);
+		unlock_stripes(t, t->hdr->nstripes);
+	} else if (strcmp(which, "allocator") == 0) {
+		if (tbl_alloc_lock(t) != TBL_OK) {
+			return -1;
+		}
+		while_held(arg);
+		tbl_alloc_unlock(t);
+	} else if (strcmp(which, "namespace") == 0) {
+		if (tbl_ns_lock(t) != TBL_OK) {
+			return -1;
+		}
+		while_held(arg);
+		tbl_ns_unlock(t);
+	} else if (strcmp(which, "misc") == 0) {
+		if (tbl_misc_lock(t) != TBL_OK) {
+			return -1;
+		}
+		while_held(arg);
+		tbl_misc_unlock(t);
+	} else {
+		snprintf(t->errstr, sizeof(t->errstr), "no lock is named \"%s\"", which);
+		return -1;
+	}
+	return 0;
 }

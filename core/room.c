@@ -37,6 +37,7 @@ uint64_t tbl_room_alloc_free(tbl_t *t, uint64_t min, uint64_t max)
 	uint64_t largest, off = 0;
 
 	if (tbl_alloc_lock(t) != TBL_OK) {
+		t->room_lock_failed = 1;
 		return 0;
 	}
 	largest = tbl_alloc_largest_free(a, t->base);
@@ -70,7 +71,9 @@ uint64_t tbl_room_alloc(tbl_t *t, uint32_t held, uint64_t size, tbl_now_t now)
 
 		reaped |= reap;
 		if (tbl_alloc_lock(t) != TBL_OK) {
-			return 0;   /* an unusable allocator lock: no room (never allocate unlocked) */
+			t->room_lock_failed = 1;   /* an unusable or stuck allocator lock: no room (never allocate
+			                              unlocked), and the write says why rather than "no room" */
+			return 0;
 		}
 		off = tbl_alloc(&h->alloc, t->base, size);
 		if (!off && (h->retire_head || h->held_head)) {   /* held_head: epoch.c, zero-copy holds */

@@ -186,6 +186,7 @@ typedef struct tbl_header {
 	_Atomic uint64_t free_hint;       /* alloc.free_bytes when the allocator lock was last released */
 	_Atomic uint32_t first_user;      /* 1 + the user id that claimed the table first (tbl_user_claim), 0 =
 	                                     none yet. In this line's padding: the layout is unchanged */
+	_Atomic uint64_t lock_timeouts;   /* waits for a lock that gave up (lock.h); in the padding too */
 
 	/* The Redis tier's bookkeeping (tier.c), lock-free. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t tier_fresh_ms;   /* monotonic ms: every invalidation Redis
@@ -267,6 +268,8 @@ struct tbl {
 	uint32_t store_count;          /* drives incremental TTL sweeps */
 	uint64_t evict_looked;         /* blocks this process's evictions looked at (core/bench/eviction_replay) */
 	pid_t pid;                     /* owner of `slot` */
+	uint32_t lock_wait_ms;         /* the longest wait for a lock another process holds (tbl_config_t) */
+	int room_lock_failed;          /* tbl_room_alloc found no room because the allocator lock failed */
 	_Atomic uint64_t *holds;       /* all slots' hold lists (TBL_HOLD_MAX each) */
 	uint64_t *hold_set;            /* process-local: offsets this process holds, open addressing */
 	uint64_t *held_cache;          /* process-local: held offsets by key hash (tbl_lookup_held) */

@@ -151,6 +151,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	out->segment_size = h->segment_size;
 	out->slots_total = h->nslots;
 	out->lock_repairs = atomic_load(&h->lock_repairs);
+	out->lock_timeouts = atomic_load(&h->lock_timeouts);
 	out->gc_runs = atomic_load(&h->gc_runs);
 	out->buckets = h->nbuckets;
 	out->stripes = h->nstripes;

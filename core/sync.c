@@ -33,14 +33,28 @@ static void note_repair(tbl_t *t)
 	atomic_store(&t->hdr->gc_needed, 1);
 }
 
-/* TBL_LOCK_FAILED: nothing is held; undo the signal block and say why. */
-static tbl_status_t lock_failed(tbl_t *t, const char *which)
+/* TBL_LOCK_FAILED or TBL_LOCK_TIMEDOUT: nothing is held; undo the signal block and say why. */
+static tbl_status_t lock_failed(tbl_t *t, tbl_lock_t *lock, tbl_lock_result_t r, const char *which)
 {
 	int err = errno;
+	uint32_t holder;
 
 	unblock(t);
-	snprintf(t->errstr, sizeof(t->errstr), "the %s lock is unusable: pthread_mutex_lock() failed: %s", which,
-	         strerror(err ? err : ENOTRECOVERABLE));
+	if (r != TBL_LOCK_TIMEDOUT) {
+		snprintf(t->errstr, sizeof(t->errstr), "the %s lock is unusable: pthread_mutex_lock() failed: %s", which,
+		         strerror(err ? err : ENOTRECOVERABLE));
+		return TBL_ESYS;
+	}
+	atomic_fetch_add(&t->hdr->lock_timeouts, 1);
+	holder = tbl_lock_holder(lock);
+	if (holder) {
+		snprintf(t->errstr, sizeof(t->errstr), "the table's %s lock has been held for more than %u ms by process "
+		         "(thread) %u, which is stopped or stuck; nothing was changed (table.lock_timeout)", which,
+		         (unsigned)t->lock_wait_ms, (unsigned)holder);
+	} else {
+		snprintf(t->errstr, sizeof(t->errstr), "the table's %s lock was not free within %u ms; nothing was changed "
+		         "(table.lock_timeout)", which, (unsigned)t->lock_wait_ms);
+	}
 	return TBL_ESYS;
 }
 
@@ -81,12 +95,12 @@ tbl_status_t tbl_stripe_lock(tbl_t *t, uint32_t stripe)
 	tbl_lock_result_t r;
 
 	block(t);
-	r = tbl_lock_acquire(tbl_lock_at(t, stripe));
+	r = tbl_lock_acquire(tbl_lock_at(t, stripe), t->lock_wait_ms);
 	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED)) {
 		return TBL_OK;
 	}
 	if (r != TBL_LOCK_RECOVERED) {
-		return lock_failed(t, "stripe");
+		return lock_failed(t, tbl_lock_at(t, stripe), r, "stripe");
 	}
 	tbl_stripe_recount(t, stripe);
 	note_repair(t);
@@ -161,12 +175,12 @@ tbl_status_t tbl_alloc_lock(tbl_t *t)
 	tbl_lock_result_t r;
 
 	block(t);
-	r = tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr)));
+	r = tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr)), t->lock_wait_ms);
 	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED)) {
 		return TBL_OK;
 	}
 	if (r != TBL_LOCK_RECOVERED) {
-		return lock_failed(t, "allocator");
+		return lock_failed(t, tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr)), r, "allocator");
 	}
 	tbl_alloc_rebuild(&t->hdr->alloc, t->base);
 	TBL_CRASH_POINT("sync.alloc.rebuilt");
@@ -188,12 +202,12 @@ tbl_status_t tbl_lock_take(tbl_t *t, uint32_t index, const char *which, int *rec
 	tbl_lock_result_t r;
 
 	block(t);
-	r = tbl_lock_acquire(tbl_lock_at(t, index));
+	r = tbl_lock_acquire(tbl_lock_at(t, index), t->lock_wait_ms);
 	*recovered = r == TBL_LOCK_RECOVERED;
 	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED || r == TBL_LOCK_RECOVERED)) {
 		return TBL_OK;
 	}
-	return lock_failed(t, which);
+	return lock_failed(t, tbl_lock_at(t, index), r, which);
 }
 
 void tbl_lock_repaired(tbl_t *t)
@@ -212,12 +226,12 @@ tbl_status_t tbl_misc_lock(tbl_t *t)
 	tbl_lock_result_t r;
 
 	block(t);
-	r = tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_MISC(t->hdr)));
+	r = tbl_lock_acquire(tbl_lock_at(t, TBL_LOCK_MISC(t->hdr)), t->lock_wait_ms);
 	if (TBL_LIKELY(r == TBL_LOCK_ACQUIRED)) {
 		return TBL_OK;
 	}
 	if (r != TBL_LOCK_RECOVERED) {
-		return lock_failed(t, "misc");
+		return lock_failed(t, tbl_lock_at(t, TBL_LOCK_MISC(t->hdr)), r, "misc");
 	}
 	atomic_fetch_add(&t->hdr->lock_repairs, 1);
 	return TBL_OK;

@@ -165,12 +165,7 @@ static tbl_status_t open_named(tbl_t *t, const tbl_config_t *cfg, const tbl_head
 	req.header_size = sizeof(tbl_header_t);
 	req.memory = cfg->memory;
 	req.map_size = plan->map_size;
-	/* Bounded: the lock may be held by a stopped process. A bigger segment takes its creator longer to
-	 * size (posix_fallocate of table.memory), so the bound grows with it. */
-	if (!(req.lock_wait_ms = cfg->segment_lock_ms)) {
-		uint64_t gib = cfg->memory >> 30;
-		req.lock_wait_ms = 10000u + 1000u * (uint32_t)(gib < 3600u ? gib : 3600u);
-	}
+	req.lock_wait_ms = t->lock_wait_ms;
 	/* Blocks for the prefix, the table proper and the reader slots, and for the namespace index (probed
 	 * anywhere), at once; a hold list and a namespace's pages when first used (tbl_seg_reserve). */
 	req.reserve = TBL_SEG_PREFIX_SIZE + plan->off_holds;
@@ -256,6 +251,12 @@ tbl_status_t tbl_create(tbl_t **out, const tbl_config_t *cfg, char *errbuf, size
 		return TBL_ESYS;
 	}
 	t->hooks = cfg->hooks;
+	/* Bounded: a lock may be held by a stopped process. A bigger segment takes its creator longer to size
+	 * (posix_fallocate of table.memory) and a repair longer to walk, so the bound grows with it. */
+	if (!(t->lock_wait_ms = cfg->lock_wait_ms)) {
+		uint64_t gib = cfg->memory >> 30;
+		t->lock_wait_ms = 10000u + 1000u * (uint32_t)(gib < 3600u ? gib : 3600u);
+	}
 	if (cfg->segment_path) {
 		if ((st = open_named(t, cfg, &plan, heap_off, errbuf, errlen)) != TBL_OK) {
 			free(t);

@@ -185,6 +185,7 @@ typedef struct tbl_stats {
 	uint64_t slots_total, slots_used;
 	uint64_t processes;                 /* live processes attached (slots in use, fork handovers aside) */
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
+	uint64_t lock_timeouts;             /* waits for a lock that gave up: its holder is stopped or stuck */
 	uint64_t gc_runs;                   /* tbl_gc passes (leak recovery after a dead writer) */
 	uint64_t buckets, stripes;
 	uint64_t max_chain;                 /* the longest bucket chain any write has built (high-water mark) */
@@ -257,6 +258,10 @@ int tbl_check(tbl_t *t, char *err, size_t errlen);
  * stray write outside the table's own calls faults. No table call may run while it is read-only.
  * 0 on success, -1 when the backend cannot. */
 int tbl_debug_protect(tbl_t *t, int readonly);
+/* Tests only: take the table's locks named by `which` ("stripes": every stripe lock; "allocator",
+ * "namespace", "misc"), run while_held(arg) holding them, release them. 0, or -1 (an unknown name, or a
+ * lock that could not be taken: tbl_errstr says which) with nothing held and while_held not run. */
+int tbl_debug_hold_locks(tbl_t *t, const char *which, void (*while_held)(void *), void *arg);
 /* Message of the last TBL_ESYS from this handle. */
 const char *tbl_errstr(tbl_t *t);
 /* Version of the segment layout and of what its contents mean (2: the key hash of hash.h, multilinear

@@ -94,7 +94,9 @@ typedef struct tbl_config {
 	uint32_t segment_mode;     /* permission bits of a new file; 0 = 0600. None for 'other' users; group
 	                              read and write (0660) also trusts files of other users of the file's
 	                              group (shm_file.c) */
-	uint32_t segment_lock_ms;  /* the longest wait for the file's lock; 0 = 10 s plus 1 s per GiB of memory */
+	uint32_t lock_wait_ms;     /* the longest wait for a lock another process holds (a stopped one, say): the
+	                              file's lock while attaching, and each of the table's own locks (lock.h);
+	                              0 = 10 s plus 1 s per GiB of memory */
 	int segment_recreate;      /* replace a segment of another size (or a damaged one, or a file that is no
 	                              segment) instead of keeping it / failing */
 	int segment_keep_versions; /* refuse a segment of another layout or version (TBL_EINVAL) instead of

@@ -146,6 +146,10 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 	tbl_split_t *sp = NULL;
 
 	if (TBL_UNLIKELY(!off)) {
+		if (TBL_UNLIKELY(t->room_lock_failed)) {
+			t->room_lock_failed = 0;
+			return TBL_ESYS;   /* t->errstr names the allocator lock */
+		}
 		/* No single block: the value goes in pieces (split.c) if it can. An image cannot; the caller
 		 * stores it again without ops, so this is not yet a failed store. */
 		if (tbl_split_worth(v->len) && v->ops) {
@@ -157,6 +161,10 @@ static tbl_status_t put_locked(tbl_t *t, write_ctx_t *w, const tbl_value_t *v, u
 			sp = NULL;
 		}
 		if (!off) {
+			if (t->room_lock_failed) {
+				t->room_lock_failed = 0;
+				return TBL_ESYS;
+			}
 			TBL_COUNT(t, oom, 1);
 			return TBL_ENOMEM;
 		}

@@ -653,6 +653,7 @@ header a.login { color: #fff; }
 <?php endif; ?>
 <dt>pinned slots (zero-copy)</dt><dd><?= ts_fig('pins', $s['pins']) ?></dd>
 <dt>lock repairs</dt><dd class="<?= $s['lock_repairs'] ? 'bad' : '' ?>"><?= ts_fig('lock_repairs', $s['lock_repairs']) ?> <span class="mute">(a process died holding a lock; the next one repaired it)</span></dd>
+<?php if (isset($s['lock_timeouts'])): ?><dt>lock timeouts</dt><dd class="<?= $s['lock_timeouts'] ? 'bad' : '' ?>"><?= ts_fig('lock_timeouts', $s['lock_timeouts']) ?> <span class="mute">(a call gave up waiting for a lock: a process holding it was stopped or stuck)</span></dd><?php endif; ?>
 <dt>GC runs</dt><dd><?= isset($s['gc_runs']) ? ts_fig('gc_runs', $s['gc_runs']) : 'n/a' ?> <span class="mute">(leak recovery after a dead writer)</span></dd>
 <dt>serializer</dt><dd><?= ts_fig('serializer', $s['serializer']) ?></dd>
 <?php if (isset($s['start_time'])): ?>

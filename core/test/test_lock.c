@@ -1,6 +1,7 @@
 /*
  * test_lock.c - robust process-shared locks: a holder that dies hands the lock over with a
- * "recovered" result instead of wedging every other process; a lock that is unusable is never entered.
+ * "recovered" result instead of wedging every other process; a lock that is unusable is never entered;
+ * a holder that is alive but stopped makes the others give up after the bound, not wait forever.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -28,7 +29,7 @@ TBL_TEST(test_acquire_release_try)
 	tbl_lock_t *l = shared_lock();
 
 	REQUIRE(l != NULL);
-	CHECK(tbl_lock_acquire(l) == TBL_LOCK_ACQUIRED);
+	CHECK(tbl_lock_acquire(l, 0) == TBL_LOCK_ACQUIRED);
 	tbl_lock_release(l);
 	CHECK(tbl_lock_try(l) == TBL_LOCK_ACQUIRED);
 	tbl_lock_release(l);
@@ -46,7 +47,7 @@ TBL_TEST(test_try_sees_another_process_holding_it)
 	REQUIRE(pipe(to_parent) == 0 && pipe(to_child) == 0);
 	pid = fork();
 	if (pid == 0) {
-		tbl_lock_acquire(l);
+		tbl_lock_acquire(l, 0);
 		(void)!write(to_parent[1], "x", 1);
 		(void)!read(to_child[0], &c, 1);
 		tbl_lock_release(l);
@@ -56,7 +57,7 @@ TBL_TEST(test_try_sees_another_process_holding_it)
 	CHECK(tbl_lock_try(l) == TBL_LOCK_BUSY);
 	CHECK(write(to_child[1], "y", 1) == 1);
 	CHECK(waitpid(pid, &status, 0) == pid);
-	CHECK(tbl_lock_acquire(l) == TBL_LOCK_ACQUIRED);
+	CHECK(tbl_lock_acquire(l, 0) == TBL_LOCK_ACQUIRED);
 	tbl_lock_release(l);
 	munmap(l, sizeof(*l));
 }
@@ -70,14 +71,14 @@ TBL_TEST(test_dead_holder_is_recovered_once)
 	REQUIRE(l != NULL);
 	pid = fork();
 	if (pid == 0) {
-		tbl_lock_acquire(l);
+		tbl_lock_acquire(l, 0);
 		raise(SIGKILL);
 		_exit(0);
 	}
 	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status));
-	CHECK(tbl_lock_acquire(l) == TBL_LOCK_RECOVERED);
+	CHECK(tbl_lock_acquire(l, 0) == TBL_LOCK_RECOVERED);
 	tbl_lock_release(l);
-	CHECK(tbl_lock_acquire(l) == TBL_LOCK_ACQUIRED);   /* consistent again */
+	CHECK(tbl_lock_acquire(l, 0) == TBL_LOCK_ACQUIRED);   /* consistent again */
 	tbl_lock_release(l);
 	munmap(l, sizeof(*l));
 }
@@ -136,7 +137,7 @@ TBL_TEST(test_lock_reports_failure)
 
 	REQUIRE(l != NULL);
 	REQUIRE(make_unrecoverable(l) == 0);
-	CHECK(tbl_lock_acquire(l) == TBL_LOCK_FAILED);
+	CHECK(tbl_lock_acquire(l, 0) == TBL_LOCK_FAILED);
 	CHECK(errno == ENOTRECOVERABLE);
 	munmap(l, sizeof(*l));
 }
@@ -190,7 +191,8 @@ TBL_TEST(test_unusable_allocator_and_misc_locks_are_never_entered)
 
 	REQUIRE(t != NULL);
 	REQUIRE(make_unrecoverable(tbl_lock_at(t, TBL_LOCK_ALLOC(t->hdr))) == 0);
-	CHECK(fixture_set(t, TBL_NS_DEFAULT, "new", "value", 0) == TBL_ENOMEM);
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "new", "value", 0) == TBL_ESYS);   /* not "no room" */
+	CHECK(strstr(tbl_errstr(t), "allocator lock") != NULL);
 	CHECK(depth == 0);
 	REQUIRE(make_unrecoverable(tbl_lock_at(t, TBL_LOCK_MISC(t->hdr))) == 0);
 	if ((pid = fork()) == 0) {
@@ -204,7 +206,124 @@ TBL_TEST(test_unusable_allocator_and_misc_locks_are_never_entered)
 	tbl_destroy(t);
 }
 
+/* Fork a child that runs `take` and then stops itself (SIGSTOP) holding what it took; return once it is
+ * stopped (waitpid WUNTRACED: an event, no sleep). The child, continued, runs `give` and exits 0. */
+static pid_t stopped_holder(void (*take)(void *), void (*give)(void *), void *arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		take(arg);
+		raise(SIGSTOP);
+		give(arg);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, WUNTRACED) != pid || !WIFSTOPPED(status)) {
+		return -1;
+	}
+	return pid;
+}
+
+static int continued_and_exited(pid_t pid)
+{
+	int status;
+
+	return kill(pid, SIGCONT) == 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)
+	       && WEXITSTATUS(status) == 0;
+}
+
+static void take_lock(void *l) { (void)tbl_lock_acquire(l, 0); }
+static void give_lock(void *l) { tbl_lock_release(l); }
+
+/* #33: a stopped holder (SIGSTOP, a debugger) used to block every waiter for as long as it stayed
+ * stopped. The wait gives up after the bound, marks the lock stuck on that holder, and the next waiter
+ * gives up at once while the same holder still has it; once it lets go, the lock works as before. */
+TBL_TEST(test_a_stopped_holder_bounds_the_wait)
+{
+	tbl_lock_t *l = shared_lock();
+	pid_t pid;
+
+	REQUIRE(l != NULL);
+	REQUIRE((pid = stopped_holder(take_lock, give_lock, l)) > 0);
+	CHECK(tbl_lock_holder(l) == (uint32_t)pid);
+	errno = 0;
+	CHECK(tbl_lock_acquire(l, 50) == TBL_LOCK_TIMEDOUT);
+	CHECK(errno == ETIMEDOUT);
+	CHECK(tbl_lock_acquire(l, 60000) == TBL_LOCK_TIMEDOUT);   /* marked stuck: no second minute-long wait */
+	CHECK(tbl_lock_try(l) == TBL_LOCK_BUSY);
+	CHECK(continued_and_exited(pid));
+	CHECK(tbl_lock_holder(l) == 0);
+	CHECK(tbl_lock_acquire(l, 50) == TBL_LOCK_ACQUIRED);
+	tbl_lock_release(l);
+	/* A new holder that stops is waited for again (the mark named the old one and is gone). */
+	REQUIRE((pid = stopped_holder(take_lock, give_lock, l)) > 0);
+	CHECK(tbl_lock_acquire(l, 50) == TBL_LOCK_TIMEDOUT);
+	/* Killed while stopped: the next taker recovers it, as from any dead holder. */
+	CHECK(kill(pid, SIGKILL) == 0 && waitpid(pid, NULL, 0) == pid);
+	CHECK(tbl_lock_acquire(l, 50) == TBL_LOCK_RECOVERED);
+	tbl_lock_release(l);
+	CHECK(tbl_lock_acquire(l, 0) == TBL_LOCK_ACQUIRED);
+	tbl_lock_release(l);
+	munmap(l, sizeof(*l));
+}
+
+static void take_stripes(void *t)
+{
+	uint32_t s;
+
+	for (s = 0; s < ((tbl_t *)t)->hdr->nstripes; s++) {
+		(void)tbl_stripe_lock(t, s);
+	}
+}
+
+static void give_stripes(void *t)
+{
+	uint32_t s;
+
+	for (s = 0; s < ((tbl_t *)t)->hdr->nstripes; s++) {
+		tbl_stripe_unlock(t, s);
+	}
+}
+
+static void take_alloc(void *t) { (void)tbl_alloc_lock(t); }
+static void give_alloc(void *t) { tbl_alloc_unlock(t); }
+
+/* The same through the table: writes fail with TBL_ESYS naming the lock and its holder, nothing is held
+ * afterwards, reads go on, and everything works again once the holder continues. */
+TBL_TEST(test_a_stopped_writer_does_not_wedge_the_table)
+{
+	char buf[32], pidstr[32];
+	tbl_t *t = counted_table();
+	pid_t pid;
+
+	REQUIRE(t != NULL);
+	t->lock_wait_ms = 50;
+	REQUIRE((pid = stopped_holder(take_stripes, give_stripes, t)) > 0);
+	snprintf(pidstr, sizeof(pidstr), "by process (thread) %d,", (int)pid);
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "kept", "other", 0) == TBL_ESYS);
+	CHECK(strstr(tbl_errstr(t), "stripe lock has been held for more than 50 ms") != NULL);
+	CHECK(strstr(tbl_errstr(t), pidstr) != NULL);
+	CHECK(tbl_delete(t, TBL_NS_DEFAULT, "kept", 4) == TBL_ESYS);
+	CHECK(fixture_get(t, TBL_NS_DEFAULT, "kept", buf, sizeof(buf)) == TBL_OK && strcmp(buf, "value") == 0);
+	CHECK(atomic_load(&t->hdr->lock_timeouts) >= 2);
+	CHECK(depth == 0);
+	CHECK(continued_and_exited(pid));
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "kept", "other", 0) == TBL_OK);
+
+	REQUIRE((pid = stopped_holder(take_alloc, give_alloc, t)) > 0);
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "new", "value", 0) == TBL_ESYS);
+	CHECK(strstr(tbl_errstr(t), "allocator lock has been held") != NULL);
+	CHECK(depth == 0);
+	CHECK(continued_and_exited(pid));
+	CHECK(fixture_set(t, TBL_NS_DEFAULT, "new", "value", 0) == TBL_OK);
+	CHECK(fixture_get(t, TBL_NS_DEFAULT, "kept", buf, sizeof(buf)) == TBL_OK && strcmp(buf, "other") == 0);
+	tbl_destroy(t);
+}
+
 static const tbl_test_t tests[] = {
+	TBL_TEST_ENTRY(test_a_stopped_holder_bounds_the_wait),
+	TBL_TEST_ENTRY(test_a_stopped_writer_does_not_wedge_the_table),
 	TBL_TEST_ENTRY(test_lock_reports_failure),
 	TBL_TEST_ENTRY(test_an_unusable_lock_is_never_entered),
 	TBL_TEST_ENTRY(test_unusable_allocator_and_misc_locks_are_never_entered),

@@ -645,7 +645,7 @@ TBL_TEST(test_lock_held_elsewhere_is_a_bounded_wait)
 	close(go[0]);
 	REQUIRE(read(ready[0], &c, 1) == 1);
 	cfg = named_cfg(MB);
-	cfg.segment_lock_ms = 200;
+	cfg.lock_wait_ms = 200;
 	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
 	snprintf(want, sizeof(want), "is locked by another process (pid %ld)", (long)pid);
 	CHECK(st == TBL_EBUSY && strstr(err, want) != NULL && strstr(err, "within 0.2 s") != NULL);

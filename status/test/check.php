@@ -251,7 +251,7 @@ foreach (['hits', 'misses', 'sets', 'deletes', 'evictions', 'expirations', 'oom'
     'serializer'] as $k) {
     $expect[$k] = (string) $s[$k];
 }
-foreach (['held_bytes', 'held_entries', 'held_retired_bytes', 'gc_runs', 'start_time'] as $k) {
+foreach (['held_bytes', 'held_entries', 'held_retired_bytes', 'gc_runs', 'lock_timeouts', 'start_time'] as $k) {
     if (isset($s[$k])) {
         $expect[$k] = (string) $s[$k];   // figures of core versions that report them
     }

@@ -15,7 +15,8 @@ $types = [
     'hits' => 'int', 'misses' => 'int', 'sets' => 'int', 'deletes' => 'int', 'evictions' => 'int',
     'expirations' => 'int', 'oom' => 'int', 'entries' => 'int', 'memory_used' => 'int', 'memory_free' => 'int',
     'memory_size' => 'int', 'eviction_policy' => 'string', 'serializer' => 'string', 'slots_used' => 'int',
-    'slots_total' => 'int', 'retired_bytes' => 'int', 'lock_repairs' => 'int', 'namespaces' => 'array',
+    'slots_total' => 'int', 'retired_bytes' => 'int', 'lock_repairs' => 'int', 'lock_timeouts' => 'int',
+    'namespaces' => 'array',
     'buckets' => 'int', 'max_chain' => 'int', 'start_time' => 'int', 'evicted_bytes' => 'int',
     'eviction_runs' => 'int', 'eviction_moves' => 'int', 'compression' => 'string',
 ];

@@ -5,7 +5,7 @@ Shm\Table: ini: defaults of every setting, and they can't be changed at runtime
 if (ini_get('table.zero_copy') !== 'auto') die('skip the suite runs with table.zero_copy set on the command line'); ?>
 --FILE--
 <?php
-foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias',
+foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.serializer', 'table.relay_alias', 'table.lock_timeout',
           'table.zero_copy', 'table.zero_copy_budget', 'table.segment', 'table.segment_dir', 'table.segment_mode',
           'table.segment_recreate', 'table.compression', 'table.compression_threshold', 'table.redis',
           'table.redis_namespaces', 'table.redis_prefix', 'table.redis_timeout', 'table.redis_max_stale',
@@ -29,6 +29,7 @@ table.memory = '64M'
 table.eviction_policy = 'gdsf'
 table.serializer = 'php'
 table.relay_alias = '0'
+table.lock_timeout = '0'
 table.zero_copy = 'auto'
 table.zero_copy_budget = ''
 table.segment = ''
@@ -58,6 +59,7 @@ table.compression: access system
 table.compression_threshold: access system
 table.enabled: access system
 table.eviction_policy: access system
+table.lock_timeout: access system
 table.memory: access system
 table.redis: access system
 table.redis_allowed_classes: access system

@@ -24,7 +24,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(20) {
+array(21) {
   [0]=>
   string(17) "table.apcu_compat"
   [1]=>
@@ -36,34 +36,36 @@ array(20) {
   [4]=>
   string(21) "table.eviction_policy"
   [5]=>
-  string(12) "table.memory"
+  string(18) "table.lock_timeout"
   [6]=>
-  string(11) "table.redis"
+  string(12) "table.memory"
   [7]=>
-  string(27) "table.redis_allowed_classes"
+  string(11) "table.redis"
   [8]=>
-  string(21) "table.redis_max_stale"
+  string(27) "table.redis_allowed_classes"
   [9]=>
-  string(22) "table.redis_namespaces"
+  string(21) "table.redis_max_stale"
   [10]=>
-  string(18) "table.redis_prefix"
+  string(22) "table.redis_namespaces"
   [11]=>
-  string(19) "table.redis_timeout"
+  string(18) "table.redis_prefix"
   [12]=>
-  string(17) "table.relay_alias"
+  string(19) "table.redis_timeout"
   [13]=>
-  string(13) "table.segment"
+  string(17) "table.relay_alias"
   [14]=>
-  string(17) "table.segment_dir"
+  string(13) "table.segment"
   [15]=>
-  string(18) "table.segment_mode"
+  string(17) "table.segment_dir"
   [16]=>
-  string(22) "table.segment_recreate"
+  string(18) "table.segment_mode"
   [17]=>
-  string(16) "table.serializer"
+  string(22) "table.segment_recreate"
   [18]=>
-  string(15) "table.zero_copy"
+  string(16) "table.serializer"
   [19]=>
+  string(15) "table.zero_copy"
+  [20]=>
   string(22) "table.zero_copy_budget"
 }
 bool(true)

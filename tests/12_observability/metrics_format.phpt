@@ -30,7 +30,7 @@ var_dump($badHead);
 
 // the counters and the gauges the issue asks for
 foreach (['hits_total', 'misses_total', 'sets_total', 'evictions_total', 'oom_total', 'expirations_total',
-    'lock_repairs_total', 'gc_runs_total', 'zero_copy_reads_total', 'copied_reads_total'] as $c) {
+    'lock_repairs_total', 'lock_timeouts_total', 'gc_runs_total', 'zero_copy_reads_total', 'copied_reads_total'] as $c) {
     if (($p['types']["table_$c"] ?? null) !== 'counter') echo "missing counter table_$c\n";
 }
 foreach (['memory_used_bytes', 'memory_free_bytes', 'memory_largest_free_bytes', 'memory_retired_bytes',
