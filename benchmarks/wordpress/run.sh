@@ -17,7 +17,8 @@
 # the same warm cache) whose object-cache.php is a timing wrapper around the real one (site/profile.php);
 # the timed sites run the drop-in unchanged, and the wrapper never touches the drop-in itself. For none,
 # the wrapper is around WordPress's own wp-includes/cache.php (and keeps wp_using_ext_object_cache() false).
-# Each configuration's cache is warmed first (W requests of each page, which also fill opcache). The R
+# Each configuration's cache is warmed first (W requests of each page, which also fill opcache); the run
+# stops there unless Redis then holds entries (the tiered rows must have gone through the tier). The R
 # rounds each run N requests of each page under each configuration, in an order rotated each round; the
 # profiling requests (N per page and configuration) come after. Factor = median of none / median of this
 # configuration (above 1: faster). The goals of issue #35 (on a warm cache: at most a third of the
@@ -336,6 +337,12 @@ done
 if [ $TIER = 1 ]; then
 	HELPER_PID=$(json redis helper_pid <<<"$(info redis)")
 	[[ "$HELPER_PID" =~ ^[1-9][0-9]*$ ]] || HELPER_PID=""
+	# The tiered rows are tiered only if the warm-up's writes reached Redis (only that configuration uses
+	# this redis-server): wait for them, since the tier may write behind the request.
+	rkeys() { redis-cli -s "$DIR/redis.sock" DBSIZE 2>/dev/null | tr -dc '0-9'; }
+	wait_for 60 '[ "$(rkeys)" -gt 0 ] 2>/dev/null' ||
+		fail "the tiered configuration's warm-up wrote its entries to Redis (DBSIZE: $(rkeys))" "$(info redis)"
+	echo "  Redis: $(rkeys) keys after the warm-up (the tiered configuration's entries)"
 fi
 # The timed rounds. Within a round, each page's N requests per configuration go in blocks of BLOCK, the
 # configurations taking turns block by block, so that a change in the machine's load falls on all of them;

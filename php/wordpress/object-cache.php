@@ -734,13 +734,29 @@ class WP_Object_Cache {
 		if ( function_exists( '_doing_it_wrong' ) ) {
 			$message = is_string( $key )
 				? 'Cache key must not be an empty string.'
-				: sprintf( 'Cache key must be integer or non-empty string, %s given.', gettype( $key ) );
+				: sprintf( self::key_type_message(), gettype( $key ) );
 			if ( function_exists( '__' ) ) {
 				$message = __( $message );   // phpcs:ignore -- WordPress's own strings
 			}
 			_doing_it_wrong( __CLASS__ . '::' . $method, $message, '6.1.0' );
 		}
 		return false;
+	}
+
+	/**
+	 * WordPress's own wording of the bad key type message, which changed after 6.1 ("must be integer or
+	 * non-empty string" became "must be an integer or a non-empty string"): whichever its
+	 * class-wp-object-cache.php has, read once a request, on this error path only; the newer one when unknown.
+	 */
+	private static function key_type_message() {
+		static $message = null;
+		if ( null === $message ) {
+			$old     = 'Cache key must be integer or non-empty string, %s given.';
+			$core    = defined( 'ABSPATH' ) && defined( 'WPINC' ) && is_readable( ABSPATH . WPINC . '/class-wp-object-cache.php' )
+				? (string) file_get_contents( ABSPATH . WPINC . '/class-wp-object-cache.php' ) : '';
+			$message = false !== strpos( $core, $old ) ? $old : 'Cache key must be an integer or a non-empty string, %s given.';
+		}
+		return $message;
 	}
 
 	private function group( $group ) {

@@ -7,7 +7,8 @@
  * `<!-- table-test ext=1 queries=N hits=N misses=N -->` (what the page cost). `?table-test=OP&token=T`,
  * T being TABLE_TEST_TOKEN of wp-config.php, answers JSON:
  *   info                 the cache in use: wp_using_ext_object_cache(), the namespace, wp_cache_supports()
- *                        for each feature, Site Health's persistent object cache test, the stats() line
+ *                        for each feature, Site Health's persistent object cache test, the stats() line,
+ *                        the pid of the table's Redis tier helper (null without the tier)
  *   read&id=N[&blog=B]   get_post(N)'s title, and whether wp_cache_get(N, 'posts') found it first (on blog B:
  *                        switch_to_blog(B) first)
  *   update&id=N&title=T  wp_update_post() as user 1
@@ -15,9 +16,17 @@
  *                        flush_group[&group=G]: wp_cache_flush_group(G). G: 'table-test' (default, per
  *                        blog) or 'table-test-global' (a global group, added by this plugin)
  *   flush                wp_cache_flush()
+ *   blogs&n=N[&read=1]   for each blog id B of 1..N (blogs that need not exist): wp_cache_switch_to_blog(B),
+ *                        then wp_cache_set('many', "blog B", G), or with read=1 count the blogs whose
+ *                        wp_cache_get('many', G) finds "blog B"; and how many table namespaces that added
  *   log&line=L           error_log('table-test: L'), so that run.sh knows where PHP's log is written
  *   hold&pid=P           when served by worker P: creates TABLE_TEST_DIR/held, then waits (at most 120 s)
  *                        for TABLE_TEST_DIR/release, keeping worker P busy; any other worker answers at once
+ *
+ * It also turns the block editor off for posts, as the Classic Editor plugin does, so that
+ * wp-admin/post.php?action=edit is the HTML form run.sh submits (the block editor is a JavaScript
+ * application; its save is a REST API request, which run.sh makes too), and wp-admin's checks for updates
+ * (wp-config.php blocks requests to other hosts: each would only log a warning).
  */
 
 defined( 'ABSPATH' ) || exit;
@@ -26,6 +35,10 @@ if ( ! headers_sent() ) {
 	header( 'X-Table-Pid: ' . getmypid() );
 }
 wp_cache_add_global_groups( array( 'table-test-global' ) );
+add_filter( 'use_block_editor_for_post', '__return_false' );
+remove_action( 'admin_init', '_maybe_update_core' );
+remove_action( 'admin_init', '_maybe_update_plugins' );
+remove_action( 'admin_init', '_maybe_update_themes' );
 
 add_action(
 	'shutdown',
@@ -71,6 +84,8 @@ add_action(
 				$health = WP_Site_Health::get_instance();
 				$out['health'] = method_exists( $health, 'get_test_persistent_object_cache' )
 					? $health->get_test_persistent_object_cache()['status'] : 'n/a';
+				$table             = class_exists( 'Shm\Table', false ) ? \Shm\Table::stats() : array();
+				$out['helper_pid'] = $table['redis']['helper_pid'] ?? null;   // the Redis tier's helper
 				ob_start();
 				$wp_object_cache->stats();
 				$out['stats'] = ob_get_clean();
@@ -106,6 +121,22 @@ add_action(
 				break;
 			case 'flush':
 				$out['ok'] = wp_cache_flush();
+				break;
+			case 'blogs':
+				$n          = min( (int) $_GET['n'], 100000 );
+				$read       = ! empty( $_GET['read'] );
+				$namespaces = count( \Shm\Table::stats()['namespaces'] ?? array() );
+				$out['count'] = 0;
+				for ( $b = 1; $b <= $n; $b++ ) {
+					wp_cache_switch_to_blog( $b );
+					if ( $read ) {
+						$out['count'] += ( "blog $b" === wp_cache_get( 'many', $group, false, $found ) && $found ) ? 1 : 0;
+					} else {
+						$out['count'] += wp_cache_set( 'many', "blog $b", $group ) ? 1 : 0;
+					}
+				}
+				wp_cache_switch_to_blog( get_current_blog_id() );
+				$out['namespaces_added'] = count( \Shm\Table::stats()['namespaces'] ?? array() ) - $namespaces;
 				break;
 			case 'log':
 				$out['ok'] = error_log( 'table-test: ' . (string) $_GET['line'] );
