@@ -36,7 +36,8 @@
  *     left that holds memory or that others would initialise again only to fail the same way.
  *     posix_fallocate() needs the file, so the descriptor stays open (unlocked) while it is mapped.
  *   - A segment is never truncated or re-initialised once finished. One that must go (made in a
- *     previous boot; made by another format, layout or version, at once unless req->keep_versions; of
+ *     previous boot; made by another format, layout or version, at once unless req->keep_versions or it is this boot's
+ *     and a newer build's (made_by_newer: an older build refuses it unless req->recreate); of
  *     another size or damaged, with table.segment_recreate=1) is unlinked under its lock and a new file
  *     is created in its place: processes still mapping the old one keep it, whole, until they detach. A
  *     process that waited for the lock of a file that was replaced meanwhile sees that the path no
@@ -372,6 +373,52 @@ static const char *prefix_mismatch(const tbl_seg_prefix_t *p, const tbl_shm_name
 	return NULL;
 }
 
+/* Dotted numbers ("0.10.2"), compared number by number; what follows the numbers is not compared. */
+static int version_cmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		unsigned long x = 0, y = 0;
+		int da = *a >= '0' && *a <= '9', db = *b >= '0' && *b <= '9';
+
+		if (!da || !db) {
+			return 0;
+		}
+		while (*a >= '0' && *a <= '9' && x < 100000000ul) {
+			x = x * 10 + (unsigned long)(*a++ - '0');
+		}
+		while (*b >= '0' && *b <= '9' && y < 100000000ul) {
+			y = y * 10 + (unsigned long)(*b++ - '0');
+		}
+		if (x != y) {
+			return x < y ? -1 : 1;
+		}
+		if (*a != '.' || *b != '.') {
+			return 0;
+		}
+		a++;
+		b++;
+	}
+	return 0;
+}
+
+/* Non-zero when another build's segment was made by a newer one than this: a higher segment format or
+ * layout, or the same layout and a higher version. An older build does not replace it (a cron job still
+ * on the old table.so would otherwise empty the upgraded pool's table again, and again). */
+static int made_by_newer(const tbl_seg_prefix_t *p, const tbl_shm_named_req_t *req, const char *app)
+{
+	char theirs[TBL_SEG_VERSION_MAX + 1];
+
+	if (p->format != TBL_SEG_FORMAT) {
+		return p->format > TBL_SEG_FORMAT;
+	}
+	if (p->layout_version != req->layout_version) {
+		return p->layout_version > req->layout_version;
+	}
+	memcpy(theirs, p->app_version, TBL_SEG_VERSION_MAX);
+	theirs[TBL_SEG_VERSION_MAX] = '\0';
+	return version_cmp(theirs, app) > 0;
+}
+
 static void free_sf(seg_file_t *sf)
 {
 	free(sf->path);
@@ -489,6 +536,15 @@ static tbl_status_t file_open_named(tbl_shm_t *shm, const tbl_shm_named_req_t *r
 				replace = TBL_SEG_REPLACED_BOOT;   /* nobody can be using it: every user died with that boot */
 			} else if (pre.memory != req->memory && req->recreate) {
 				replace = TBL_SEG_REPLACED_SIZE;
+			}
+			if (replace == TBL_SEG_REPLACED_VERSION && !req->recreate && !req->keep_versions
+			    && strncmp(pre.boot_id, boot, TBL_SEG_BOOT_ID_MAX) == 0 && made_by_newer(&pre, req, app)) {
+				snprintf(err, errlen, "%s was made by a newer build than this one: %s; this process's table.so is "
+				         "older: upgrade it (every PHP that names the segment), or set table.segment_recreate=1 to "
+				         "replace the segment with this build's (a downgrade)", req->path, bad);
+				close(fd);
+				free_sf(sf);
+				return TBL_EINVAL;
 			}
 			if ((replace == TBL_SEG_REPLACED_MISMATCH && !req->recreate)
 			    || (replace == TBL_SEG_REPLACED_VERSION && req->keep_versions)) {

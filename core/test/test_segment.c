@@ -218,10 +218,25 @@ TBL_TEST(test_header_mismatch_fails_or_recreates)
 	CHECK(tbl_segment_current(old) == TBL_SEGMENT_REPLACED && tbl_segment_current(t) == TBL_SEGMENT_CURRENT);
 	tbl_destroy(t);
 	tbl_destroy(old);
-	/* Another layout: the same, and the note names both. */
-	REQUIRE((old = open_named(MB)) != NULL);
-	CHECK(info_of(old).replaced == TBL_SEG_REPLACED_VERSION);   /* the 2.0 segment, replaced back by 1.0 */
+	/* An older build does not replace a newer one's segment (a cron job still on the old table.so would
+	 * empty the upgraded table again and again): it refuses, saying how to downgrade; with
+	 * table.segment_recreate=1 it replaces it. */
+	cfg = named_cfg(MB);
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL);
+	CHECK(st == TBL_EINVAL && strstr(err, "made by a newer build") != NULL && strstr(err, "version 2.0") != NULL
+	      && strstr(err, "segment_recreate=1") != NULL);
+	cfg.app_version = "1.10";   /* number by number: 1.10 is older than 2.0 */
+	CHECK(open_cfg(&cfg, &st, err, sizeof(err)) == NULL && st == TBL_EINVAL);
+	cfg.app_version = "2.0.1";  /* newer than 2.0: replaces it */
+	REQUIRE((t = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	CHECK(info_of(t).replaced == TBL_SEG_REPLACED_VERSION);
+	tbl_destroy(t);
+	cfg = named_cfg(MB);
+	cfg.segment_recreate = 1;
+	REQUIRE((old = open_cfg(&cfg, &st, err, sizeof(err))) != NULL);
+	CHECK(info_of(old).replaced == TBL_SEG_REPLACED_VERSION);   /* the 2.0.1 segment, replaced by 1.0 on request */
 	tbl_destroy(old);
+	/* Another layout: the same, and the note names both. */
 	{
 		tbl_seg_prefix_t pre;
 		REQUIRE((fd = open(path, O_RDWR)) >= 0);
@@ -232,6 +247,22 @@ TBL_TEST(test_header_mismatch_fails_or_recreates)
 	}
 	REQUIRE((t = open_named(MB)) != NULL);
 	CHECK(info_of(t).created && info_of(t).replaced_version && strstr(info_of(t).note, "layout") != NULL);
+	tbl_destroy(t);
+	/* A newer layout is refused as a newer version is; one made in a previous boot nobody can be using,
+	 * so it is replaced. */
+	{
+		tbl_seg_prefix_t pre;
+		REQUIRE((fd = open(path, O_RDWR)) >= 0);
+		REQUIRE(pread(fd, &pre, sizeof(pre), 0) == (ssize_t)sizeof(pre));
+		pre.layout_version = TBL_LAYOUT_VERSION + 1;
+		REQUIRE(pwrite(fd, &pre, sizeof(pre), 0) == (ssize_t)sizeof(pre));
+		CHECK(open_named(MB) == NULL);
+		pre.boot_id[0] ^= 1;
+		REQUIRE(pwrite(fd, &pre, sizeof(pre), 0) == (ssize_t)sizeof(pre));
+		close(fd);
+	}
+	REQUIRE((t = open_named(MB)) != NULL);
+	CHECK(info_of(t).created && info_of(t).replaced_version);
 	tbl_destroy(t);
 	/* A damaged header is another matter: only table.segment_recreate replaces it. */
 	{
