@@ -8,7 +8,7 @@
 #
 #   package     scripts/check-package.sh: package.xml lists every file, versions agree
 #   release     scripts/test.sh on Debian 12's PHP: core/ Zend-free, arginfo, table.so with -Werror,
-#               the PHPT suite, plus the layers below that the change touches
+#               the PHPT suite, the doc test, plus the layers below that the change touches
 #   fpm         benchmarks/fpm/run.sh briefly: php-fpm and nginx's logs must hold nothing unexpected
 #   php84       the PHPT suite on Debian 13's PHP 8.4 (scripts/debian-tree.sh's tree; made when missing)
 #   valgrind    the PHPT folders the change touches, on the debug PHP under valgrind, the layer that a
@@ -53,7 +53,7 @@ changed=$({ git diff --name-only "$SINCE"; git ls-files --others --exclude-stand
 log "changes since $(git log -1 --format='%h %cr' "$SINCE"): $(wc -l <<<"$changed" | tr -d ' ') files"
 touches() { grep -qE "$1" <<<"$changed"; }
 
-layers=zend-free,arginfo,phpt
+layers=zend-free,arginfo,phpt,docs
 touches '^core/' && layers+=,core,tsan
 touches '^redis/' && layers+=,redis
 touches '^benchmarks/' && layers+=,smoke

@@ -18,6 +18,8 @@
 #   phpt       the PHPT suite in tests/ via run-tests.php, on the freshly built table.so
 #              (after the build, scripts/check-binding-layers.sh: table.c only calls down into binding/)
 #   smoke      benchmarks/smoke.sh, a short run of every benchmark case, and benchmarks/test/*_check.sh
+#   docs       scripts/doc-test.sh: the docs' relative links and anchors resolve, and their examples marked
+#              runnable run on the table.so (the doc test)
 #   adapters   php/tests/run.sh: table/cache's PHPUnit suite (PSR-16, PSR-6, Symfony, Laravel) on the table.so
 #   observe    status/test/run.sh: the status page served by `php -S`, checked in headless Chromium
 #
@@ -54,7 +56,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TABLE_ROOT"
 
-LAYERS=${TEST_LAYERS:-zend-free,core,redis,tsan,fuzz,arginfo,phpt,smoke,adapters,observe}
+LAYERS=${TEST_LAYERS:-zend-free,core,redis,tsan,fuzz,arginfo,phpt,smoke,docs,adapters,observe}
 IGBINARY=${TABLE_IGBINARY:-0}
 ZERO_COPY=${TABLE_ZERO_COPY:-0}
 VALGRIND=${PHPT_VALGRIND:-0}
@@ -265,7 +267,7 @@ if has_layer fuzz; then
 fi
 
 # --- build the extension -------------------------------------------------------------------------------
-{ has_layer arginfo || has_layer phpt || has_layer smoke || has_layer adapters || has_layer observe; } && setup_php
+{ has_layer arginfo || has_layer phpt || has_layer smoke || has_layer docs || has_layer adapters || has_layer observe; } && setup_php
 
 if has_layer arginfo; then
 	if [ -f scripts/gen-arginfo.sh ] && [ -f table.stub.php ]; then
@@ -293,7 +295,7 @@ if has_layer arginfo; then
 fi
 
 BUILT=0
-if has_layer phpt || has_layer smoke || has_layer adapters || has_layer observe; then
+if has_layer phpt || has_layer smoke || has_layer docs || has_layer adapters || has_layer observe; then
 	B="$BUILD_ROOT/$LABEL"
 	if [ ! -f table.c ] || [ ! -f config.m4 ]; then
 		record build 0 0 0 "WARNING: no table.c yet, extension not built; phpt and smoke cannot run"
@@ -474,6 +476,7 @@ run_script_layer() { # layer script description
 	else RECORD_QUIET=1 record "$1" "$2" "$3" "${skipped:-0}"; fi
 }
 if [ $BUILT = 1 ]; then
+	has_layer docs && run_script_layer docs scripts/doc-test.sh "links, anchors and runnable examples of the docs"
 	has_layer adapters && run_script_layer adapters php/tests/run.sh "PHPUnit: PSR-16, PSR-6, Symfony, Laravel"
 	has_layer observe && run_script_layer observe status/test/run.sh "the status page in headless Chromium"
 fi
