@@ -7,7 +7,7 @@ namespace Shm\Cache\Tests;
 use PHPUnit\Framework\TestCase;
 
 /**
- * README's Composer route for now: an application requires table/cache from a path repository pointing at
+ * php/README.md's Composer route for now: an application requires table/cache from a path repository pointing at
  * php/ of a clone. Run offline with Debian's composer: Packagist is turned off and psr/cache and
  * psr/simple-cache come from path repositories over Debian's php-psr-cache and php-psr-simple-cache.
  */

@@ -16,7 +16,7 @@ use Shm\Cache\Tests\Support\Seconds;
 use Shm\Table;
 use Symfony\Contracts\Cache\ItemInterface;
 
-/** The snippets of README's "Use it from Symfony / Laravel / PSR-16" section, as written there. */
+/** The snippets of php/README.md's "Usage and configuration" section, as written there. */
 final class ReadmeExamplesTest extends TestCase
 {
     protected function setUp(): void

@@ -20,7 +20,7 @@
 #            applications with different prefixes in one pool of a real php-fpm of this PHP (FpmPrefixTest,
 #            skipped only when there is no such php-fpm), which loads TABLE_SO and nothing from the scan dir
 #   signatures  the PSR classes load against psr/cache and psr/simple-cache 2 and 3 (Debian has 1)
-#   readme   the snippets of README's "Use it from Symfony / Laravel / PSR-16" section
+#   readme   the snippets of php/README.md's "Usage and configuration" section
 # --zero-copy runs PHP with -d table.zero_copy=1 (arrays read straight from shared memory).
 # PHP runs with zend.assertions=-1 (production), as the PSR classes' key validation must not rely on
 # assert(), and apc.enable_cli=1 (without APCu the comparisons with it are skipped).

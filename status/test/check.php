@@ -15,7 +15,7 @@
  *     of stats(), output promtool accepts (when installed), and the same access rule;
  *   - a screenshot is written (--screenshot FILE).
  * --readme-shot FILE then fills the table like a busy cache (fixture.php?seed=demo) and takes the
- * README's screenshot of the main page.
+ * the screenshot of the main page in status/README.md.
  *
  *   php status/test/check.php --so build/release/modules/table.so [--screenshot build/ci/observe/status.png]
  *                             [--chromium /usr/bin/chromium]
