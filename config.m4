@@ -38,7 +38,7 @@ if test "$PHP_TABLE" != "no"; then
     core/epoch.c core/sync.c core/ns.c core/write.c core/entry.c core/evict.c core/room.c core/expire.c \
     core/window.c core/gdsf.c core/claim.c core/gc.c core/tier.c \
     core/table_core.c core/read.c core/stats.c core/check.c \
-    core/random_posix.c core/hash.c core/split.c core/frame.c"
+    core/random_posix.c core/hash.c core/split.c core/frame.c core/serial_scan.c"
   TABLE_SERIALIZER_SOURCES="serializer/serializer.c serializer/native.c serializer/shape.c serializer/image.c serializer/php.c serializer/compress.c"
 
   dnl Compression libraries, each only when asked for: pkg-config finds its flags.

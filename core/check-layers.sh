@@ -24,7 +24,7 @@ LAYERS=(
 	          shm_file.c shm_win32.c"
 	"alloc    alloc.h alloc.c"
 	"layout   table_types.h segment.h integer.h index.h usage.h"
-	"frames   frame.h frame.c"
+	"frames   frame.h frame.c serial_scan.h serial_scan.c"
 	"locks    sync.h sync.c"
 	"reclaim  epoch.h epoch.c"
 	"entries  entry.h entry.c"

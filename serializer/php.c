@@ -20,53 +20,19 @@
 #include "ext/standard/php_var.h"
 #include "zend_smart_str.h"
 #include "serializer/serializer.h"
+#include "core/serial_scan.h"
 
 /* ---- the classes a value names ------------------------------------------------------------------- */
 
-/* serialize()'s format is a flat sequence of tokens whose lengths are all declared before their bytes
- * (strings, class names, a C: object's payload): one pass finds every class it names, without
- * building anything and whatever the nesting. The tokens, as ext/standard/var_unserializer.re reads
- * them: N;  b:0;  i:-1;  d:0.5;  r:1;  R:1;  s:3:"abc";  S:3:"a\62c";  a:2:{  O:3:"Foo":2:{  C:3:"Foo":5:{.....}
- * E:8:"Foo:Case";  and the closing }. Anything else is not a value serialize() wrote. */
+/* The scan itself is core/serial_scan.c (Zend-free, fuzzed); here are the allow-list and the messages. */
 
-/* Unsigned decimal digits (at least one) at p; the position after them, or NULL. */
-static const char *php_ser_scan_uint(const char *p, const char *end, size_t *out)
+/* tbl_serial_class_fn over `ctx`, a HashTable of lowercase names: PHP's class names ignore ASCII case. */
+static int php_ser_class_allowed(void *ctx, const char *name, size_t len)
 {
-	const char *start = p;
-	size_t n = 0;
-
-	while (p < end && *p >= '0' && *p <= '9') {
-		if (n > (SIZE_MAX - 9) / 10) {
-			return NULL;
-		}
-		n = n * 10 + (size_t)(*p - '0');
-		p++;
-	}
-	*out = n;
-	return p == start ? NULL : p;
-}
-
-static bool php_ser_float_char(char c)
-{
-	return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E' || c == 'I'
-	       || c == 'N' || c == 'F' || c == 'A';
-}
-
-static bool php_ser_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* Whether `classes` (lowercase names; NULL: any class) holds the class `name`: PHP's class names ignore
- * ASCII case. */
-static bool php_ser_class_allowed(const HashTable *classes, const char *name, size_t len)
-{
+	const HashTable *classes = ctx;
 	char small[128], *lc;
 	bool found;
 
-	if (!classes) {
-		return true;
-	}
 	lc = len < sizeof(small) ? small : emalloc(len + 1);
 	zend_str_tolower_copy(lc, name, len);
 	found = zend_hash_str_exists(classes, lc, len);
@@ -97,157 +63,23 @@ static ZEND_COLD void php_ser_throw_refused(const char *name, size_t len)
  * bytes are not serialize()'s format. Reads the bytes only, in one pass, without recursing. */
 static zend_result php_ser_check_foreign(const char *buf, size_t len, const HashTable *classes)
 {
-	const char *p = buf, *end = buf + len, *name;
-	size_t n, m, depth = 0;
+	size_t off = 0, n = 0;
 
-	while (p < end) {
-		char t = *p;
-
-		if (t == '}') {
-			if (depth == 0) {
-				goto bad;
-			}
-			depth--;
-			p++;
-			continue;
-		}
-		if (t == 'N') {
-			if (end - p < 2 || p[1] != ';') {
-				goto bad;
-			}
-			p += 2;
-			continue;
-		}
-		if (end - p < 2 || p[1] != ':') {
-			goto bad;
-		}
-		p += 2;
-		switch (t) {
-			case 'b':
-				if (end - p < 2 || (p[0] != '0' && p[0] != '1') || p[1] != ';') {
-					goto bad;
-				}
-				p += 2;
-				break;
-			case 'i':
-			case 'r':
-			case 'R':
-				if (t == 'i' && p < end && (*p == '+' || *p == '-')) {
-					p++;
-				}
-				if (!(p = php_ser_scan_uint(p, end, &n)) || p == end || *p != ';') {
-					goto bad;
-				}
-				p++;
-				break;
-			case 'd':
-				while (p < end && php_ser_float_char(*p)) {
-					p++;
-				}
-				if (p == end || *p != ';') {
-					goto bad;
-				}
-				p++;
-				break;
-			case 'a':
-				if (!(p = php_ser_scan_uint(p, end, &n)) || end - p < 2 || p[0] != ':' || p[1] != '{') {
-					goto bad;
-				}
-				p += 2;
-				if (++depth > PHP_TABLE_MAX_SERIAL_DEPTH) {
-					goto deep;
-				}
-				break;
-			case 's':
-			case 'S':
-			case 'E':
-				if (!(p = php_ser_scan_uint(p, end, &n)) || end - p < 2 || p[0] != ':' || p[1] != '"') {
-					goto bad;
-				}
-				p += 2;
-				name = p;
-				if (t == 'S') {
-					/* n characters, each a byte or a backslash and two hex digits */
-					for (m = 0; m < n; m++) {
-						if (p == end) {
-							goto bad;
-						}
-						if (*p == '\\') {
-							if (end - p < 3 || !php_ser_hex(p[1]) || !php_ser_hex(p[2])) {
-								goto bad;
-							}
-							p += 2;
-						}
-						p++;
-					}
-				} else {
-					if ((size_t)(end - p) < n) {
-						goto bad;
-					}
-					p += n;
-				}
-				if (end - p < 2 || p[0] != '"' || p[1] != ';') {
-					goto bad;
-				}
-				p += 2;
-				if (t == 'E') {
-					/* An enum case: its class is what comes before the colon. */
-					const char *colon = memchr(name, ':', n);
-
-					if (!colon || colon == name) {
-						goto bad;
-					}
-					if (!php_ser_class_allowed(classes, name, (size_t)(colon - name))) {
-						php_ser_throw_refused(name, (size_t)(colon - name));
-						return FAILURE;
-					}
-				}
-				break;
-			case 'O':
-			case 'C':
-				if (!(p = php_ser_scan_uint(p, end, &n)) || n == 0 || end - p < 2 || p[0] != ':' || p[1] != '"'
-				    || (size_t)(end - (p + 2)) < n) {
-					goto bad;
-				}
-				name = p + 2;
-				p = name + n;
-				if (end - p < 2 || p[0] != '"' || p[1] != ':') {
-					goto bad;
-				}
-				/* Named even when what follows is cut or wrong. */
-				if (!php_ser_class_allowed(classes, name, n)) {
-					php_ser_throw_refused(name, n);
-					return FAILURE;
-				}
-				p += 2;
-				if (p < end && (*p == '+' || *p == '-')) {
-					p++;
-				}
-				if (!(p = php_ser_scan_uint(p, end, &m)) || end - p < 2 || p[0] != ':' || p[1] != '{') {
-					goto bad;
-				}
-				p += 2;
-				if (t == 'C') {
-					/* Serializable::unserialize()'s own bytes, then the closing brace. */
-					if ((size_t)(end - p) <= m || p[m] != '}') {
-						goto bad;
-					}
-					p += m + 1;
-				} else if (++depth > PHP_TABLE_MAX_SERIAL_DEPTH) {
-					goto deep;
-				}
-				break;
-			default:
-				goto bad;
-		}
+	switch (tbl_serial_scan(buf, len, PHP_TABLE_MAX_SERIAL_DEPTH, classes ? php_ser_class_allowed : NULL,
+	                        (void *)classes, &off, &n)) {
+		case TBL_SERIAL_OK:
+			return SUCCESS;
+		case TBL_SERIAL_REFUSED:
+			php_ser_throw_refused(buf + off, n);
+			return FAILURE;
+		case TBL_SERIAL_TOO_DEEP:
+			php_table_throw_unreadable("arrays and objects nested deeper than %d levels", PHP_TABLE_MAX_SERIAL_DEPTH);
+			return FAILURE;
+		case TBL_SERIAL_CORRUPT:
+		default:
+			php_table_throw_corrupt("php unserialize failed");
+			return FAILURE;
 	}
-	return SUCCESS;
-bad:
-	php_table_throw_corrupt("php unserialize failed");
-	return FAILURE;
-deep:
-	php_table_throw_unreadable("arrays and objects nested deeper than %d levels", PHP_TABLE_MAX_SERIAL_DEPTH);
-	return FAILURE;
 }
 
 /* ---- the serializer ------------------------------------------------------------------------------ */
