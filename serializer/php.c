@@ -9,7 +9,10 @@
  * before anything in it is built (no autoloader, no __wakeup/__unserialize, no __destruct, not even of
  * the allowed classes). The scan covers what unserialize()'s own allowed_classes leaves out (an enum
  * case, E:, autoloads its class); that option and the depth limit are passed on too, for what a
- * Serializable class's own payload (C:) holds.
+ * Serializable class's payload (C:) holds when the class reads it through this same unserializer (the
+ * internal ones). A user class's own unserialize() call inside its unserialize() method runs with that
+ * call's own options, as anywhere else: only an allowed class gets that far, so its code is trusted.
+ * The scan itself is core/serial_scan.c (Zend-free, fuzzed).
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
