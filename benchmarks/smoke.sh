@@ -16,6 +16,14 @@ check "JSON results for every case" php -r '
   $document = json_decode(file_get_contents($argv[1]), true);
   $cases = array_unique(array_column($document["results"], "case"));
   exit(count($document["cases"]) === (int) $argv[2] && count($cases) === (int) $argv[2] ? 0 : 1);' "$result" "$cases"
+# APCu's benchmark code on table.apcu_compat=1 runs beside APCu wherever both the table and APCu are
+# loaded (benchmarks/test/apcu_table_check.sh checks it further).
+if php "${php_options[@]}" -r 'exit(extension_loaded("table") && extension_loaded("apcu") && ini_get("apc.enable_cli") ? 0 : 1);' 2>/dev/null; then
+  check "APCu(table) ran in every case at 1 and 2 workers" php -r '
+    $rows = json_decode(file_get_contents($argv[1]), true)["results"];
+    $table = array_filter($rows, fn ($r) => $r["subject"] === "APCu(table)");
+    exit(count($table) === 2 * count(array_unique(array_column($rows, "case"))) ? 0 : 1);' "$result"
+fi
 check "compare of a result with itself" expect_exit 0 php "$bench_dir/compare" "$result" "$result"
 check "gate of a result with itself" expect_exit 0 php "$bench_dir/gate" "$result" "$result" --threshold=0
 check "an unknown option is a usage error" expect_exit 2 "${run[@]}" --no-such-option

@@ -60,10 +60,20 @@ extern PHP_TABLE_HIDDEN zend_string *php_table_apcu_ns;
 
 /* The table for an apcu_* call, or NULL when APCu's answer is "disabled": apc.enabled=0, the CLI without
  * apc.enable_cli, or the table unavailable (then one E_WARNING per request names the reason, instead of
- * Shm\Table's exception: APCu applications expect false, and must still be told). */
-PHP_TABLE_HIDDEN tbl_t *php_table_apcu_table(bool quiet);
+ * Shm\Table's exception: APCu applications expect false, and must still be told). Inline for the usual
+ * case, an attached table; php_table_apcu_module.c has the rest. */
+PHP_TABLE_HIDDEN tbl_t *php_table_apcu_table_slow(bool quiet);
 
-/* The apcu namespace for a read (1 found, 0 never created, -1 thrown) or a write (false: thrown). */
+static zend_always_inline tbl_t *php_table_apcu_table(bool quiet)
+{
+	if (EXPECTED(php_table_apcu_g.active) && EXPECTED(php_table_tbl != NULL)) {
+		return php_table_tbl;
+	}
+	return php_table_apcu_table_slow(quiet);
+}
+
+/* The apcu namespace for a read (1 found, 0 never created, -1 thrown) or a write (false: thrown), looked
+ * up by name: for the calls that scan or clear it (info, the iterator, apcu_clear_cache) and rare paths. */
 static zend_always_inline int php_table_apcu_ns_read(tbl_t *t, tbl_ns_t *out)
 {
 	return php_table_ns_read(t, php_table_apcu_ns, out);
@@ -72,6 +82,64 @@ static zend_always_inline int php_table_apcu_ns_read(tbl_t *t, tbl_ns_t *out)
 static zend_always_inline bool php_table_apcu_ns_write(tbl_t *t, tbl_ns_t *out)
 {
 	return php_table_ns_write(t, php_table_apcu_ns, out);
+}
+
+/* ---- the apcu namespace, resolved once per process -------------------------------------------------
+ * Looking "apcu" up by name cost about 170 instructions of an apcu_fetch (tbl_ns_find) and 260 of an
+ * apcu_inc (tbl_ns_get, which also reads the clock), as much as the key's own lookup. The per-key
+ * functions keep the handle instead, as Shm\Table's default namespace needs no lookup: it stays valid
+ * while the table is the same (`t`) and php_table_ns_epoch has not moved (php_table_default_ns_update: a
+ * table attached again, a user view started or forgotten). A handle can still go stale when the
+ * namespace, left empty, is recycled under another name: the core then answers a read through it with
+ * a miss and a write with TBL_ESTALE. So a miss or "not found" through a kept handle asks the name again
+ * (php_table_apcu_ns_recheck) and a write's TBL_ESTALE resolves it again (php_table_apcu_ns_refresh):
+ * what was looked up per call is now looked up per miss. The cost: tbl_ns_get's touch of the record's
+ * last_get (recycling prefers namespaces writers resolved least recently) happens on the first write
+ * only; the namespace still cannot be recycled while it holds an entry. */
+typedef struct php_table_apcu_ns_cache {
+	tbl_t *t;          /* the table it was resolved in; NULL: nothing kept */
+	uint32_t epoch;    /* php_table_ns_epoch then */
+	tbl_ns_t ns;
+} php_table_apcu_ns_cache;
+
+extern PHP_TABLE_HIDDEN php_table_apcu_ns_cache php_table_apcu_nsc;
+
+/* php_table_apcu_functions.c: look the name up (creating it when `create`) and keep what was found.
+ * 1 found, 0 never created (only without `create`), -1 thrown. */
+PHP_TABLE_HIDDEN int php_table_apcu_ns_resolve(tbl_t *t, tbl_ns_t *out, bool create);
+/* After a miss (or TBL_ENOTFOUND / TBL_ESTALE) through *ns: 1 when the name resolves to another handle
+ * now (in *ns: try once more), 0 when the answer stands, -1 thrown. */
+PHP_TABLE_HIDDEN int php_table_apcu_ns_recheck(tbl_t *t, tbl_ns_t *ns);
+
+static zend_always_inline bool php_table_apcu_ns_kept(const tbl_t *t)
+{
+	return EXPECTED(php_table_apcu_nsc.t == t) && EXPECTED(php_table_apcu_nsc.epoch == php_table_ns_epoch);
+}
+
+/* As php_table_apcu_ns_read / _write, through the kept handle. */
+static zend_always_inline int php_table_apcu_ns_read_kept(tbl_t *t, tbl_ns_t *out)
+{
+	if (php_table_apcu_ns_kept(t)) {
+		*out = php_table_apcu_nsc.ns;
+		return 1;
+	}
+	return php_table_apcu_ns_resolve(t, out, false);
+}
+
+static zend_always_inline bool php_table_apcu_ns_write_kept(tbl_t *t, tbl_ns_t *out)
+{
+	if (php_table_apcu_ns_kept(t)) {
+		*out = php_table_apcu_nsc.ns;
+		return true;
+	}
+	return php_table_apcu_ns_resolve(t, out, true) > 0;
+}
+
+/* A write through *ns answered `st`: on TBL_ESTALE, resolve the name again (recreating it) and say to
+ * retry once, as php_table_ns_refresh does. */
+static zend_always_inline bool php_table_apcu_ns_refresh(tbl_t *t, tbl_status_t st, tbl_ns_t *out)
+{
+	return UNEXPECTED(st == TBL_ESTALE) && php_table_apcu_ns_resolve(t, out, true) > 0;
 }
 
 /* An entry's expiry in APCu's terms: the TTL it was last written with (0: never expires). */

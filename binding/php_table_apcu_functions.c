@@ -27,17 +27,38 @@
 
 #define PHP_TABLE_APCU_ARG_VALUE 2   /* named by the encoder's errors, which are turned into APCu's answers */
 
+/* ---- the apcu namespace, kept (php_table_apcu.h) ---------------------------------------------------- */
+
+PHP_TABLE_HIDDEN php_table_apcu_ns_cache php_table_apcu_nsc;
+
+int php_table_apcu_ns_resolve(tbl_t *t, tbl_ns_t *out, bool create)
+{
+	int r = create ? (php_table_apcu_ns_write(t, out) ? 1 : -1) : php_table_apcu_ns_read(t, out);
+
+	if (r > 0) {
+		php_table_apcu_nsc = (php_table_apcu_ns_cache){ t, php_table_ns_epoch, *out };
+	} else {
+		php_table_apcu_nsc.t = NULL;
+	}
+	return r;
+}
+
+int php_table_apcu_ns_recheck(tbl_t *t, tbl_ns_t *ns)
+{
+	tbl_ns_t was = *ns;
+	int r = php_table_apcu_ns_resolve(t, ns, false);
+
+	return r <= 0 ? r : *ns != was;
+}
+
 /* ---- TTLs -------------------------------------------------------------------------------------------
  * APCu: 0 never expires; N expires N seconds after the store, with apc.use_request_time measured from the
  * request's start. A negative TTL stores an entry that is already expired: nothing anyone can read. */
 typedef enum { PHP_TABLE_APCU_TTL_OK, PHP_TABLE_APCU_TTL_EXPIRED } php_table_apcu_ttl_kind;
 
-static php_table_apcu_ttl_kind php_table_apcu_ttl(zend_long ttl, uint32_t *out)
+static php_table_apcu_ttl_kind php_table_apcu_ttl_slow(zend_long ttl, uint32_t *out)
 {
 	*out = 0;
-	if (ttl == 0) {
-		return PHP_TABLE_APCU_TTL_OK;
-	}
 	if (ttl < 0) {
 		return PHP_TABLE_APCU_TTL_EXPIRED;
 	}
@@ -58,6 +79,27 @@ static php_table_apcu_ttl_kind php_table_apcu_ttl(zend_long ttl, uint32_t *out)
 	}
 	*out = (zend_ulong)ttl > TBL_EXPIRE_MAX ? TBL_EXPIRE_MAX : (uint32_t)ttl;
 	return PHP_TABLE_APCU_TTL_OK;
+}
+
+/* Inline for the usual TTL, none. */
+static zend_always_inline php_table_apcu_ttl_kind php_table_apcu_ttl(zend_long ttl, uint32_t *out)
+{
+	if (EXPECTED(ttl == 0)) {
+		*out = 0;
+		return PHP_TABLE_APCU_TTL_OK;
+	}
+	return php_table_apcu_ttl_slow(ttl, out);
+}
+
+/* $success = ok. The usual $success holds a bool or null already, which needs no destructor call. */
+static zend_always_inline void php_table_apcu_set_success(zval *success, bool ok)
+{
+	if (EXPECTED(Z_ISREF_P(success)) && EXPECTED(!ZEND_REF_HAS_TYPE_SOURCES(Z_REF_P(success)))
+			&& EXPECTED(!Z_REFCOUNTED_P(Z_REFVAL_P(success)))) {
+		ZVAL_BOOL(Z_REFVAL_P(success), ok);
+		return;
+	}
+	ZEND_TRY_ASSIGN_REF_BOOL(success, ok);
 }
 
 /* ---- statuses ----------------------------------------------------------------------------------------- */
@@ -147,13 +189,13 @@ static bool php_table_apcu_store_one(tbl_t *t, zend_string *key, zval *value, ze
 		st = tbl_delete(t, ns, ZSTR_VAL(key), ZSTR_LEN(key));
 		return st == TBL_OK || st == TBL_ENOTFOUND || php_table_apcu_ok(t, st, key);
 	}
-	if (!php_table_apcu_encode(t, value, &enc) || !php_table_apcu_ns_write(t, &ns)) {
+	if (!php_table_apcu_encode(t, value, &enc) || !php_table_apcu_ns_write_kept(t, &ns)) {
 		php_table_encoded_free(&enc);
 		return false;
 	}
 	st = php_table_store_encoded(t, ns, key, value, PHP_TABLE_APCU_ARG_VALUE, &enc, secs,
 	                             exclusive ? TBL_STORE_ADD : TBL_STORE_SET);
-	if (php_table_ns_refresh(t, php_table_apcu_ns, st, &ns)) {
+	if (php_table_apcu_ns_refresh(t, st, &ns)) {
 		st = php_table_store_encoded(t, ns, key, value, PHP_TABLE_APCU_ARG_VALUE, &enc, secs,
 		                             exclusive ? TBL_STORE_ADD : TBL_STORE_SET);
 	}
@@ -234,10 +276,13 @@ static int php_table_apcu_fetch_one(tbl_t *t, zend_string *key, zval *rv)
 	if (!php_table_key_ok(key)) {
 		return 0;
 	}
-	if ((r = php_table_apcu_ns_read(t, &ns)) <= 0) {
+	if ((r = php_table_apcu_ns_read_kept(t, &ns)) <= 0) {
 		return r;
 	}
 	/* Inside an unserialize() too: the serializer decodes with a var hash of its own (APCu's bug #76145). */
+	if ((r = php_table_fetch(t, ns, key, rv, NULL, 1)) != 0 || (r = php_table_apcu_ns_recheck(t, &ns)) <= 0) {
+		return r;
+	}
 	return php_table_fetch(t, ns, key, rv, NULL, 1);
 }
 
@@ -250,7 +295,10 @@ static int php_table_apcu_exists_one(tbl_t *t, zend_string *key)
 	if (!php_table_key_ok(key)) {
 		return 0;
 	}
-	if ((r = php_table_apcu_ns_read(t, &ns)) <= 0) {
+	if ((r = php_table_apcu_ns_read_kept(t, &ns)) <= 0) {
+		return r;
+	}
+	if ((r = php_table_peek(t, ns, key, NULL)) != 0 || (r = php_table_apcu_ns_recheck(t, &ns)) <= 0) {
 		return r;
 	}
 	return php_table_peek(t, ns, key, NULL);
@@ -311,7 +359,7 @@ PHP_FUNCTION(apcu_fetch)
 		}
 	}
 	if (success) {
-		ZEND_TRY_ASSIGN_REF_BOOL(success, r > 0);
+		php_table_apcu_set_success(success, r > 0);
 	}
 	if (r <= 0) {
 		RETURN_FALSE;
@@ -370,11 +418,16 @@ PHP_FUNCTION(apcu_exists)
 static bool php_table_apcu_delete_one(tbl_t *t, zend_string *key)
 {
 	tbl_ns_t ns;
+	tbl_status_t st;
 
-	if (!t || !php_table_key_ok(key) || php_table_apcu_ns_read(t, &ns) <= 0) {
+	if (!t || !php_table_key_ok(key) || php_table_apcu_ns_read_kept(t, &ns) <= 0) {
 		return false;
 	}
-	return php_table_apcu_ok(t, tbl_delete(t, ns, ZSTR_VAL(key), ZSTR_LEN(key)), key);
+	st = tbl_delete(t, ns, ZSTR_VAL(key), ZSTR_LEN(key));
+	if ((st == TBL_ENOTFOUND || st == TBL_ESTALE) && php_table_apcu_ns_recheck(t, &ns) > 0) {
+		st = tbl_delete(t, ns, ZSTR_VAL(key), ZSTR_LEN(key));
+	}
+	return php_table_apcu_ok(t, st, key);
 }
 
 PHP_FUNCTION(apcu_delete)
@@ -469,7 +522,7 @@ static tbl_status_t php_table_apcu_add_wrapping(tbl_t *t, tbl_ns_t ns, zend_stri
 	}
 }
 
-static void php_table_apcu_inc(INTERNAL_FUNCTION_PARAMETERS, bool decrement)
+static zend_always_inline void php_table_apcu_inc(INTERNAL_FUNCTION_PARAMETERS, bool decrement)
 {
 	zend_string *key;
 	zend_long step = 1, ttl = 0;
@@ -502,9 +555,9 @@ static void php_table_apcu_inc(INTERNAL_FUNCTION_PARAMETERS, bool decrement)
 				}
 				ok = php_table_apcu_ok(t, st, key);
 			}
-		} else if (php_table_apcu_ns_write(t, &ns)) {
+		} else if (php_table_apcu_ns_write_kept(t, &ns)) {
 			st = tbl_incr(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), delta, secs, &result);
-			if (php_table_ns_refresh(t, php_table_apcu_ns, st, &ns)) {
+			if (php_table_apcu_ns_refresh(t, st, &ns)) {
 				st = tbl_incr(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), delta, secs, &result);
 			}
 			if (st == TBL_EOVERFLOW) {
@@ -514,7 +567,7 @@ static void php_table_apcu_inc(INTERNAL_FUNCTION_PARAMETERS, bool decrement)
 		}
 	}
 	if (success) {
-		ZEND_TRY_ASSIGN_REF_BOOL(success, ok);
+		php_table_apcu_set_success(success, ok);
 	}
 	if (UNEXPECTED(EG(exception))) {
 		RETURN_THROWS();
@@ -545,6 +598,7 @@ PHP_FUNCTION(apcu_cas)
 	tbl_value_t expected, val;
 	tbl_t *t;
 	tbl_ns_t ns;
+	tbl_status_t st;
 
 	ZEND_PARSE_PARAMETERS_START(3, 3)
 		Z_PARAM_STR(key)
@@ -552,14 +606,18 @@ PHP_FUNCTION(apcu_cas)
 		Z_PARAM_LONG(new_value)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (!(t = php_table_apcu_table(false)) || !php_table_key_ok(key) || php_table_apcu_ns_read(t, &ns) <= 0) {
+	if (!(t = php_table_apcu_table(false)) || !php_table_key_ok(key) || php_table_apcu_ns_read_kept(t, &ns) <= 0) {
 		RETURN_FALSE;
 	}
 	o = old;
 	n = new_value;
 	expected = (tbl_value_t){ TBL_T_LONG, &o, sizeof(o), NULL };
 	val = (tbl_value_t){ TBL_T_LONG, &n, sizeof(n), NULL };
-	RETURN_BOOL(php_table_apcu_ok(t, tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &expected, &val), key));
+	st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &expected, &val);
+	if ((st == TBL_ENOTFOUND || st == TBL_ESTALE) && php_table_apcu_ns_recheck(t, &ns) > 0) {
+		st = tbl_cas(t, ns, ZSTR_VAL(key), ZSTR_LEN(key), &expected, &val);
+	}
+	RETURN_BOOL(php_table_apcu_ok(t, st, key));
 }
 
 /* ---- entry ---------------------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ PHP_INI_BEGIN()
 	PHP_TABLE_APCU_INI("apc.serializer",       "php",  PHP_INI_SYSTEM, OnUpdateStringUnempty, serializer)
 PHP_INI_END()
 
-tbl_t *php_table_apcu_table(bool quiet)
+tbl_t *php_table_apcu_table_slow(bool quiet)
 {
 	tbl_t *t;
 

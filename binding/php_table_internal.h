@@ -164,6 +164,10 @@ extern PHP_TABLE_HIDDEN size_t php_table_user_tag_len;
 extern PHP_TABLE_HIDDEN bool php_table_default_ns_slow;
 /* php_table_state.c: set it again from what it derives from, after either changes. */
 PHP_TABLE_HIDDEN void php_table_default_ns_update(void);
+/* Moved on by every php_table_default_ns_update(): a table attached (again) or a user view started or
+ * forgotten, the events after which a namespace name may resolve otherwise. A layer that keeps a
+ * namespace it resolved by name (the APCu layer's "apcu") keeps it while this has not moved. */
+extern PHP_TABLE_HIDDEN uint32_t php_table_ns_epoch;
 /* A process's first request on the anonymous table: claim it for this user, or see its own namespaces.
  * false (php_table_reason set) when this process cannot use the table. */
 PHP_TABLE_HIDDEN bool php_table_user_view_start(tbl_t *t);

@@ -43,6 +43,7 @@ char php_table_reason[PHP_TABLE_REASON_MAX];         /* why the table is unavail
 static tbl_t *php_table_anon;
 bool php_table_named;
 bool php_table_default_ns_slow;
+uint32_t php_table_ns_epoch;
 char php_table_segment_name[PHP_TABLE_SEGMENT_NAME_MAX + 1];
 char php_table_segment_path[PHP_TABLE_SEGMENT_PATH_MAX];
 /* The named segment this process used was removed or replaced (php_table_segment_check): it attaches again
@@ -53,6 +54,7 @@ static time_t php_table_checked_at;
 
 void php_table_default_ns_update(void)
 {
+	php_table_ns_epoch++;
 #ifdef HAVE_TABLE_HIREDIS
 	php_table_default_ns_slow = php_table_tier_default || php_table_user_tag_len;
 #else

@@ -33,6 +33,39 @@ final class Probe
         return 'table ' . (phpversion('table') ?: '(not the extension: a userland Shm\Table)');
     }
 
+    /**
+     * Who serves this PHP's apcu_*() functions: "apcu" (the APCu extension), "table" (the table extension's
+     * table.apcu_compat=1, which steps aside when APCu is loaded too), or null (neither).
+     */
+    public static function apcuProvider(): ?string
+    {
+        if (!extension_loaded('apcu')) {
+            return null;
+        }
+        // Both register a module named "apcu" with the same functions and version; only APCu's comes
+        // from a file of its own.
+        $compat = extension_loaded('table') && filter_var(ini_get('table.apcu_compat'), FILTER_VALIDATE_BOOL);
+
+        return $compat && self::loadedLibrary('apcu.so') === null ? 'table' : 'apcu';
+    }
+
+    /**
+     * The absolute path of the shared object named $basename this process has mapped (/proc/self/maps),
+     * or null: where an extension really came from, whatever the -d extension= or php.ini line said.
+     */
+    public static function loadedLibrary(string $basename): ?string
+    {
+        $maps = @file('/proc/self/maps', FILE_IGNORE_NEW_LINES);
+        foreach ($maps ?: [] as $line) {
+            $path = preg_split('/\s+/', $line, 6)[5] ?? '';
+            if (str_starts_with($path, '/') && basename($path) === $basename) {
+                return $path;
+            }
+        }
+
+        return null;
+    }
+
     /** Null when APCu is loaded and enabled for this SAPI, else why not. */
     public static function apcu(): ?string
     {

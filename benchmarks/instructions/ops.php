@@ -6,7 +6,9 @@
  *
  *   php -d extension=table.so ops.php SUBJECT OPERATION ROUNDS op|loop
  *
- * SUBJECT: table | apcu. OPERATION:
+ * SUBJECT: table (Shm\Table) | apcu (APCu's own apcu_*(), the table not loaded) | apcu-table (the same
+ * apcu_*() calls served by table.apcu_compat=1, APCu not loaded). Each is checked to be what it names.
+ * OPERATION:
  *   get-record    get() of a meteorite record (benchmarks/data/meteorites.json), a hit
  *   get-string    get() of a 16-byte string, a hit
  *   set-record    set() of a meteorite record over an existing key
@@ -26,7 +28,19 @@ $keys = [];
 for ($i = 0; $i < KEYS; $i++) {
     $keys[] = "k:$i";
 }
-$apcu = $subject === 'apcu';
+$apcu = $subject === 'apcu' || $subject === 'apcu-table';
+// Measure the API that the subject names, nothing else: APCu's own apcu_*() without the table, or the
+// table's (its "apcu" namespace holds what apcu_store() wrote) without APCu.
+$served = match ($subject) {
+    'table' => class_exists(Table::class),
+    'apcu' => function_exists('apcu_fetch') && !extension_loaded('table'),
+    'apcu-table' => function_exists('apcu_fetch') && extension_loaded('table') && (bool) ini_get('table.apcu_compat'),
+    default => throw new ValueError("unknown subject $subject"),
+};
+if (!$served) {
+    fwrite(STDERR, "ops.php: this PHP does not serve $subject\n");
+    exit(1);
+}
 $value = match ($operation) {
     'get-record', 'set-record', 'get-zero-copy' => fn (int $i) => $records[$i % count($records)],
     'get-string' => fn (int $i) => str_pad("v$i", 16, '.'),
@@ -39,6 +53,10 @@ foreach ($keys as $i => $key) {
         fwrite(STDERR, "ops.php: storing $key failed\n");
         exit(1);
     }
+}
+if ($subject === 'apcu-table' && Table::get($keys[0], 'apcu') !== $value(0)) {
+    fwrite(STDERR, "ops.php: apcu_store() did not write the table's \"apcu\" namespace\n");
+    exit(1);
 }
 $done = 0;
 $write = $operation === 'set-record' ? array_map($value, range(0, KEYS - 1)) : [];

@@ -4,6 +4,10 @@
 # running the operation over 1,000 keys ROUNDS times minus one walking the same loop without the call,
 # divided by the calls (ops.php). APCu runs with apc.serializer=default.
 #
+# The row apcu-fetch is APCu's API on the table: apcu_fetch() of a record through table.apcu_compat=1 (APCu
+# not loaded), beside APCu's own apcu_fetch() of the same record (get-record's APCu figure). Besides the
+# baseline, --check fails it when it costs more than APCU_FETCH_MAX_RATIO (0.6) times APCu's (issue #34).
+#
 #   bash benchmarks/instructions/ops.sh [--so PATH]                   print the table
 #   bash benchmarks/instructions/ops.sh [--so PATH] --check           and fail when one of the table's figures
 #                                                                     is more than OPS_TOLERANCE percent (3)
@@ -39,6 +43,7 @@ while [ $# -gt 0 ]; do
 done
 ROUNDS=${OPS_ROUNDS:-10}
 TOLERANCE=${OPS_TOLERANCE:-3}
+APCU_FETCH_MAX_RATIO=${APCU_FETCH_MAX_RATIO:-0.6}
 PHPV=$(php -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')
 BASELINE=benchmarks/instructions/baseline-php$PHPV.txt
 fail() { echo "ops.sh: $*" >&2; echo "instructions: 0 passed, 1 failed"; exit 1; }
@@ -65,6 +70,7 @@ fi
 count() { # SUBJECT OPERATION MODE -> instructions of the whole run
 	local ext=(-d "extension=$SO") out
 	[ "$1" = apcu ] && ext=(-d extension=apcu -d apc.enable_cli=1 -d apc.serializer=default -d apc.shm_size=64M)
+	[ "$1" = apcu-table ] && ext+=(-d table.apcu_compat=1 -d apc.enable_cli=1)
 	[ "$2" = get-zero-copy ] && ext+=(-d table.zero_copy=1)
 	out=$(GLIBC_TUNABLES=$SAME_ON_ANY_CPU LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null php -n "${ext[@]}" \
 		benchmarks/instructions/ops.php "$1" "$2" "$ROUNDS" "$3" 2>&1) || { echo "$out" >&2; return 1; }
@@ -76,7 +82,7 @@ per_call() { # SUBJECT OPERATION -> instructions per call
 	echo $(( (op - loop) / (ROUNDS * 1000) ))
 }
 
-OPS=(get-record get-string set-record increment get-zero-copy)
+OPS=(get-record get-string set-record increment get-zero-copy apcu-fetch)
 declare -A TABLE=() APCU=() BASE=()
 if [ -f "$BASELINE" ]; then
 	while read -r op n; do
@@ -89,12 +95,24 @@ fi
 printf '%-14s %10s %10s %8s %10s %8s\n' operation table "APCu" "ratio" baseline change
 passed=0 failed=0
 for op in "${OPS[@]}"; do
-	TABLE[$op]=$(per_call table "$op") || fail "callgrind gave no count for table $op"
 	APCU[$op]=-
 	ratio=-
-	if [ "$op" != get-zero-copy ]; then
-		APCU[$op]=$(per_call apcu "$op") || fail "callgrind gave no count for APCu $op"
+	if [ "$op" = apcu-fetch ]; then
+		# apcu_fetch() of a record through table.apcu_compat, against APCu's own (measured for get-record).
+		TABLE[$op]=$(per_call apcu-table get-record) || fail "callgrind gave no count for apcu_fetch through table.apcu_compat"
+		APCU[$op]=${APCU[get-record]}
+	else
+		TABLE[$op]=$(per_call table "$op") || fail "callgrind gave no count for table $op"
+		if [ "$op" != get-zero-copy ]; then
+			APCU[$op]=$(per_call apcu "$op") || fail "callgrind gave no count for APCu $op"
+		fi
+	fi
+	if [ "${APCU[$op]}" != - ]; then
 		ratio=$(awk -v a="${TABLE[$op]}" -v b="${APCU[$op]}" 'BEGIN { printf "%.2fx", a / b }')
+	fi
+	over_ratio=0
+	if [ "$op" = apcu-fetch ] && awk -v a="${TABLE[$op]}" -v b="${APCU[$op]}" -v r="$APCU_FETCH_MAX_RATIO" 'BEGIN { exit !(a > b * r) }'; then
+		over_ratio=1
 	fi
 	base=${BASE[$op]:--} change=-
 	if [ "$base" != - ]; then
@@ -106,9 +124,19 @@ for op in "${OPS[@]}"; do
 			passed=$((passed + 1))
 		fi
 	fi
+	if [ "$over_ratio" = 1 ]; then
+		ratio="$ratio>${APCU_FETCH_MAX_RATIO}x"
+		if [ "$MODE" = check ]; then
+			ratio="$ratio FAIL"
+			failed=$((failed + 1))
+		fi
+	elif [ "$op" = apcu-fetch ] && [ "$MODE" = check ]; then
+		passed=$((passed + 1))
+	fi
 	printf '%-14s %10s %10s %8s %10s %8s\n' "$op" "${TABLE[$op]}" "${APCU[$op]}" "$ratio" "$base" "$change"
 done
-echo "(PHP $PHPV, glibc's SSE2 string functions, $ROUNDS rounds of 1,000 keys; ratio = table / APCu: lower is better; baseline $BASELINE)"
+echo "(PHP $PHPV, glibc's SSE2 string functions, $ROUNDS rounds of 1,000 keys; ratio = table / APCu: lower is better; baseline $BASELINE;"
+echo " apcu-fetch: apcu_fetch() through table.apcu_compat=1, at most ${APCU_FETCH_MAX_RATIO}x APCu's apcu_fetch())"
 if [ "$MODE" = update ]; then
 	{
 		echo "# Instructions per call (benchmarks/instructions/ops.sh --update), PHP $PHPV, $(date -u +%Y-%m-%d)."

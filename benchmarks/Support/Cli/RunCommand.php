@@ -49,9 +49,11 @@ final class RunCommand
                                    gets one progress line, with the time left)
           -h, --help               this text
 
-        Subjects: Table, Table(segment) (with --table-segment), APCu(<serializer>), Yac, SwooleTable,
-        RelayTable, Redis (127.0.0.1:6379).
+        Subjects: Table, Table(segment) (with --table-segment), APCu(<serializer>), APCu(table), Yac,
+        SwooleTable, RelayTable, Redis (127.0.0.1:6379).
         APCu needs php -d apc.enable_cli=1; Table needs php -d extension=modules/table.so.
+        APCu(table) is APCu's benchmark code on table.apcu_compat=1: a second PHP started with -n, the
+        table.so this PHP loaded and no APCu (where this PHP's apcu_*() are the table's, it runs here).
 
         TXT;
 

@@ -18,7 +18,8 @@ final class Lineup
 {
     /**
      * APCu runs once per serializer in $apcuSerializers: in this process for its own apc.serializer, in
-     * a second PHP for any other. With $tableSegment, Table(segment) follows Table, in a second PHP.
+     * a second PHP for any other; then APCu(table), APCu's code on table.apcu_compat=1, in a PHP without
+     * APCu. With $tableSegment, Table(segment) follows Table, in a second PHP.
      *
      * @param list<string> $apcuSerializers
      * @return list<Participant> in running order
@@ -26,10 +27,18 @@ final class Lineup
     public static function all(array $apcuSerializers, bool $tableSegment, string $runner, Log $log): array
     {
         $apcu = [];
-        foreach ($apcuSerializers as $serializer) {
-            $apcu[] = $serializer === ApcuSubject::serializer()
-                ? new LocalParticipant(new ApcuSubject(), $log)
-                : new ApcuVariantParticipant($serializer, $runner, $log);
+        if (ApcuSubject::onTable()) {
+            // This PHP's apcu_*() are the table's (table.apcu_compat=1, no APCu): APCu(table) runs here,
+            // and there is no APCu to run with other serializers.
+            $apcu[] = new LocalParticipant(new ApcuSubject(), $log);
+        } else {
+            foreach ($apcuSerializers as $serializer) {
+                $apcu[] = $serializer === ApcuSubject::serializer()
+                    ? new LocalParticipant(new ApcuSubject(), $log)
+                    : new ApcuVariantParticipant($serializer, $runner, $log);
+            }
+            // The same APCu code on a PHP without APCu and with table.apcu_compat=1.
+            $apcu[] = new ApcuTableParticipant($runner, $log);
         }
 
         return [

@@ -33,6 +33,39 @@ final readonly class PhpCommandLine
         return new self(array_slice($all, 1, $phpCount));
     }
 
+    /**
+     * A PHP that reads no php.ini and no scan directory (-n), so that an installed apcu.ini or table.ini
+     * cannot load anything besides what $arguments name (-d extension=..., -d name=value).
+     *
+     * @param list<string> $arguments
+     */
+    public static function bare(array $arguments): self
+    {
+        return new self(['-n', ...$arguments]);
+    }
+
+    /**
+     * The settings this command line gives with -d (-d name=value or -dname=value), in order; a later one
+     * for the same name wins, as in PHP. extension= and zend_extension= lines are settings too here.
+     *
+     * @return array<string, string> name => value
+     */
+    public function settings(): array
+    {
+        $settings = [];
+        for ($i = 0, $count = count($this->phpArguments); $i < $count; $i++) {
+            $argument = $this->phpArguments[$i];
+            $setting = $argument === '-d' ? ($this->phpArguments[++$i] ?? '') : (str_starts_with($argument, '-d') ? substr($argument, 2) : null);
+            if ($setting !== null && str_contains($setting, '=')) {
+                [$name, $value] = explode('=', $setting, 2);
+                unset($settings[$name]);
+                $settings[$name] = $value;
+            }
+        }
+
+        return $settings;
+    }
+
     /** The same options, with $name set to $value in place of any -d for it. */
     public function withIni(string $name, string $value): self
     {

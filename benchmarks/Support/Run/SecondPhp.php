@@ -32,10 +32,11 @@ final readonly class SecondPhp
      * @param array<string, string> $ini     settings given with -d, in place of any of this PHP's own
      * @param list<string>          $options runner options besides the plan's, --filter and --json
      * @param string                $what    how the run differs, for messages: "apc.serializer=default"
+     * @param PhpCommandLine|null   $php     the PHP options to start from; null: this PHP's own
      */
-    public function run(string $subject, array $ini, array $options, Benchmark $case, Plan $plan, string $what): ResultFile
+    public function run(string $subject, array $ini, array $options, Benchmark $case, Plan $plan, string $what, ?PhpCommandLine $php = null): ResultFile
     {
-        $php = PhpCommandLine::current() ?? throw new BenchmarkFailure("$subject: the PHP command line is no longer readable");
+        $php ??= PhpCommandLine::current() ?? throw new BenchmarkFailure("$subject: the PHP command line is no longer readable");
         foreach ($ini as $name => $value) {
             $php = $php->withIni($name, $value);
         }

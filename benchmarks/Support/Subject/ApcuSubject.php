@@ -10,17 +10,29 @@ use Shm\Bench\Probe;
 /**
  * APCu through apcu_*(). Its name carries apc.serializer ("APCu(php)", "APCu(default)"), which decides how
  * arrays are stored: serialize() with "php", APCu's own deep copy with "default".
+ *
+ * The same code runs as "APCu(table)" where the functions are the table extension's (table.apcu_compat=1,
+ * APCu not loaded: Probe::apcuProvider()): APCu's API on the table's "apcu" namespace, whose settings are
+ * the table's (apc.serializer is accepted there and does nothing). The runner starts such a PHP for it
+ * (Run/ApcuTableParticipant).
  */
 final class ApcuSubject extends InMemorySubject implements CountingSubject
 {
+    public const TABLE_NAME = 'APCu(table)';
+
     public static function serializer(): string
     {
         return (string) ini_get('apc.serializer') ?: 'default';
     }
 
+    public static function onTable(): bool
+    {
+        return Probe::apcuProvider() === 'table';
+    }
+
     public function name(): string
     {
-        return 'APCu(' . self::serializer() . ')';
+        return self::onTable() ? self::TABLE_NAME : 'APCu(' . self::serializer() . ')';
     }
 
     public function family(): string
@@ -35,12 +47,17 @@ final class ApcuSubject extends InMemorySubject implements CountingSubject
 
     public function version(): string
     {
-        return 'APCu ' . phpversion('apcu');
+        return 'APCu ' . phpversion('apcu') . (self::onTable() ? ' API on ' . Probe::tableVersion() : '');
     }
 
+    /** APCu's serializer; on the table, the table's settings as TableSubject shows them, and how. */
     public function settings(): array
     {
-        return ['serializer' => self::serializer()];
+        if (!self::onTable()) {
+            return ['serializer' => self::serializer()];
+        }
+
+        return ['via' => 'table.apcu_compat=1'] + (new TableSubject())->settings();
     }
 
     public function store(string $key, mixed $value): bool
