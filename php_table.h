@@ -45,6 +45,7 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	zend_long redis_timeout;   /* ms: the bound of every Redis call */
 	zend_long redis_max_stale; /* ms: the L1 is trusted while the helper's freshness is this recent */
 	char *redis_allowed_classes; /* the classes objects read from Redis may be of: *, none, or a list */
+	char *redis_on_error;      /* a failed Redis call: throw, or miss (reads miss, writes return false) */
 	/* Per request. */
 	php_table_claim *claims;   /* remember() claims held right now */
 	zval fullscan_fn;          /* the generator closure fullscan() calls; UNDEF until first use */

@@ -116,6 +116,8 @@ PHP_INI_BEGIN()
 		zend_table_globals, table_globals)
 	STD_PHP_INI_ENTRY("table.redis_allowed_classes", "*", PHP_INI_SYSTEM, OnUpdateString, redis_allowed_classes,
 		zend_table_globals, table_globals)
+	STD_PHP_INI_ENTRY("table.redis_on_error", "throw", PHP_INI_SYSTEM, OnUpdateString, redis_on_error,
+		zend_table_globals, table_globals)
 PHP_INI_END()
 
 static PHP_GINIT_FUNCTION(table)

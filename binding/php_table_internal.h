@@ -110,7 +110,9 @@ static zend_always_inline tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_
 }
 
 /* php_table_tier.c: tiered namespaces (table.redis). PHP_TABLE_TIERED(ns) says whether a call on `ns`
- * goes through the tier; each php_table_tier_* does one method's work there and throws on failure. */
+ * goes through the tier; each php_table_tier_* does one method's work there and throws on failure, except
+ * under table.redis_on_error=miss, where a failure is a miss or a false return without an exception
+ * (the callers test EG(exception) where false alone cannot tell). */
 #ifdef HAVE_TABLE_HIREDIS
 extern PHP_TABLE_HIDDEN bool php_table_tier_on;
 extern PHP_TABLE_HIDDEN bool php_table_tier_default;   /* the default namespace is tiered (*) */
@@ -137,6 +139,7 @@ PHP_TABLE_HIDDEN int php_table_tier_touch(tbl_t *t, zend_string *ns, zend_string
 PHP_TABLE_HIDDEN int php_table_tier_compare_and_swap(tbl_t *t, zend_string *ns, zend_string *key, zval *expected,
                                                      zval *value);
 PHP_TABLE_HIDDEN bool php_table_tier_clear(tbl_t *t, zend_string *ns);
+PHP_TABLE_HIDDEN bool php_table_tier_get_with_meta(tbl_t *t, zend_string *ns, zend_string *key, zval *rv);
 PHP_TABLE_HIDDEN int php_table_tier_remember(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl,
                                              zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *rv);
 #else

@@ -69,11 +69,14 @@ PHP_METHOD(Shm_Table, getWithMeta)
 	if (!php_table_check_key(key, 1) || !php_table_check_ns(ns, 2) || !(t = php_table_handle())) {
 		RETURN_THROWS();
 	}
+#ifdef HAVE_TABLE_HIREDIS
 	if (PHP_TABLE_TIERED(ns)) {
-		zend_throw_exception_ex(php_table_exception_ce, 0, "getWithMeta(): namespace \"%s\" is tiered (table.redis_namespaces), "
-			"and Redis keeps no creation or update times; use get() and ttl()", ns ? ZSTR_VAL(ns) : "");
-		RETURN_THROWS();
+		if (!php_table_tier_get_with_meta(t, ns, key, return_value)) {
+			RETURN_THROWS();
+		}
+		return;
 	}
+#endif
 	if ((r = php_table_ns_read(t, ns, &nsid)) <= 0 || (r = php_table_fetch(t, nsid, key, &value, &meta, 1)) <= 0) {
 		if (r < 0) {
 			RETURN_THROWS();
@@ -400,7 +403,10 @@ static void php_table_incr(INTERNAL_FUNCTION_PARAMETERS, bool decrement)
 			RETURN_THROWS();
 		}
 		if (!php_table_tier_incr(t, ns, key, decrement ? -(int64_t)by : (int64_t)by, ttl, &result)) {
-			RETURN_THROWS();
+			if (EG(exception)) {
+				RETURN_THROWS();
+			}
+			RETURN_FALSE;   /* table.redis_on_error=miss */
 		}
 		RETURN_LONG((zend_long)result);
 	}
@@ -789,7 +795,10 @@ PHP_METHOD(Shm_Table, setMany)
 	if (PHP_TABLE_TIERED(ns)) {
 		/* One MULTI/EXEC: all stored or none (then it threw), so $failed is always empty. */
 		if (!php_table_tier_store_many(t, ns, values, ttl)) {
-			RETURN_THROWS();
+			if (EG(exception)) {
+				RETURN_THROWS();
+			}
+			RETURN_FALSE;   /* table.redis_on_error=miss: none is known to be stored */
 		}
 		if (failed) {
 			ZEND_TRY_ASSIGN_REF_ARR(failed, zend_new_array(0));

@@ -81,8 +81,54 @@ static const php_table_metric_def php_table_metric_defs[] = {
 	PHP_TABLE_GAUGE("segment_memory_requested_bytes", "segment_memory_requested", "This process's table.memory (differs from memory_size when it attached to a segment of another size)."),
 };
 
+static void php_table_metric_head(smart_str *out, const char *name, const char *type, const char *help);
+
+/* The Redis tier's figures: keys of stats()['redis'] (present when the build has the tier), as
+ * table_redis_<name>. fresh_age_ms and helper_pid are not metrics: an age in ms that a scrape would sample
+ * at random, and a process id. */
+static const php_table_metric_def php_table_redis_metric_defs[] = {
+	PHP_TABLE_GAUGE("redis_enabled", "enabled", "1 when table.redis is set: some namespaces are tiered."),
+	PHP_TABLE_GAUGE("redis_fresh", "fresh", "1 while the L1 is fresh: reads of tiered namespaces may be answered by this host's table."),
+	PHP_TABLE_COUNTER("redis_reads_total", "reads", "Reads of tiered namespaces (get, exists, getMany, ttl, getWithMeta calls) that went to Redis."),
+	PHP_TABLE_COUNTER("redis_l1_hits_total", "l1_hits", "Keys of tiered namespaces answered by this host's table (the L1) while it was fresh."),
+	PHP_TABLE_COUNTER("redis_misses_total", "misses", "Keys of tiered namespaces found neither in the L1 nor in Redis (with table.redis_on_error=miss, also those whose read failed)."),
+	PHP_TABLE_COUNTER("redis_fills_total", "fills", "Values read from Redis and copied into the L1."),
+	PHP_TABLE_COUNTER("redis_errors_total", "errors", "Calls to Redis of PHP processes that failed (connection, timeout, protocol or error reply); the helper's losses count as flushes and reconnects."),
+	PHP_TABLE_COUNTER("redis_reconnects_total", "reconnects", "Connections to Redis opened again after one was lost, the helper's included."),
+	PHP_TABLE_COUNTER("redis_failovers_total", "failovers", "Redis failovers followed (always 0: Sentinel and Cluster are not supported yet)."),
+	PHP_TABLE_COUNTER("redis_bypasses_total", "bypasses", "Reads of tiered namespaces that went to Redis because the L1 was not fresh."),
+	PHP_TABLE_COUNTER("redis_invalidations_total", "invalidations", "Keys the invalidation helper dropped from the L1 after Redis reported a change."),
+	PHP_TABLE_COUNTER("redis_flushes_total", "flushes", "Times the tiered namespaces of the L1 were emptied (the helper's reconnects, FLUSHALL, clear())."),
+	PHP_TABLE_COUNTER("redis_helper_starts_total", "helper_starts", "Invalidation helpers started."),
+};
+
 #undef PHP_TABLE_COUNTER
 #undef PHP_TABLE_GAUGE
+
+/* One table-wide figure per row whose key `figures` has (an int or a bool). */
+static void php_table_metric_rows(smart_str *out, HashTable *figures, const php_table_metric_def *defs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const php_table_metric_def *d = &defs[i];
+		zval *v = zend_hash_str_find(figures, d->key, strlen(d->key));
+		zend_long value;
+		if (!v) {
+			continue;
+		}
+		switch (Z_TYPE_P(v)) {
+			case IS_LONG:  value = Z_LVAL_P(v); break;
+			case IS_TRUE:  value = 1; break;
+			case IS_FALSE: value = 0; break;
+			default: continue;
+		}
+		php_table_metric_head(out, d->name, d->type, d->help);
+		smart_str_appends(out, "table_");
+		smart_str_appends(out, d->name);
+		smart_str_appendc(out, ' ');
+		smart_str_append_long(out, value);
+		smart_str_appendc(out, '\n');
+	}
+}
 
 static void php_table_metric_head(smart_str *out, const char *name, const char *type, const char *help)
 {
@@ -237,25 +283,12 @@ PHP_METHOD(Shm_Table, metrics)
 		RETURN_THROWS();
 	}
 
-	for (size_t i = 0; i < sizeof(php_table_metric_defs) / sizeof(php_table_metric_defs[0]); i++) {
-		const php_table_metric_def *d = &php_table_metric_defs[i];
-		zend_long n;
-		v = zend_hash_str_find(Z_ARRVAL(st), d->key, strlen(d->key));
-		if (!v) {
-			continue;
-		}
-		switch (Z_TYPE_P(v)) {
-			case IS_LONG:  n = Z_LVAL_P(v); break;
-			case IS_TRUE:  n = 1; break;
-			case IS_FALSE: n = 0; break;
-			default: continue;
-		}
-		php_table_metric_head(&out, d->name, d->type, d->help);
-		smart_str_appends(&out, "table_");
-		smart_str_appends(&out, d->name);
-		smart_str_appendc(&out, ' ');
-		smart_str_append_long(&out, n);
-		smart_str_appendc(&out, '\n');
+	php_table_metric_rows(&out, Z_ARRVAL(st), php_table_metric_defs,
+	                      sizeof(php_table_metric_defs) / sizeof(php_table_metric_defs[0]));
+	v = zend_hash_str_find(Z_ARRVAL(st), "redis", sizeof("redis") - 1);
+	if (v && Z_TYPE_P(v) == IS_ARRAY) {
+		php_table_metric_rows(&out, Z_ARRVAL_P(v), php_table_redis_metric_defs,
+		                      sizeof(php_table_redis_metric_defs) / sizeof(php_table_redis_metric_defs[0]));
 	}
 
 	php_table_metric_head(&out, "info", "gauge", "Always 1; the labels name the version, the settings and the named segment (empty when anonymous).");

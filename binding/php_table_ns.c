@@ -59,7 +59,10 @@ PHP_METHOD(Shm_Table, clear)
 #ifdef HAVE_TABLE_HIREDIS
 	if (PHP_TABLE_TIERED(ns)) {
 		if (!php_table_tier_clear(t, ns)) {
-			RETURN_THROWS();
+			if (EG(exception)) {
+				RETURN_THROWS();
+			}
+			RETURN_FALSE;   /* table.redis_on_error=miss */
 		}
 		RETURN_TRUE;
 	}

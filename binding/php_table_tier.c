@@ -7,7 +7,13 @@
  * stamp taken before the read (core/tier.c): an invalidation that raced the read wins.
  * Writes: Redis first, atomically there (SET NX, a script for increments, cas and deleteIf), then the
  * key's copy on this host is invalidated, so that this process reads its own write at once. Nothing is
- * ever written only locally: when Redis fails, the call throws and the L1 is left as it was.
+ * ever written only locally: when Redis fails, the call throws and the L1 is left as it was; or, with
+ * table.redis_on_error=miss, a read misses (the L1 is consulted only while it is fresh, as always) and a
+ * write returns false after dropping this host's copy, since the write may still land in Redis.
+ *
+ * Counters (stats()['redis'], core/tier.h): shared atomics in the segment, so exact across processes.
+ * A call counts where it is answered: an L1 hit, or a read of Redis (and then a miss or a fill); a read
+ * that skipped a stale L1 is a bypass; every failed call of Redis an error.
  *
  * Values are stored in Redis in the table's own compact encoding behind a marker, so every host with the
  * same settings reads them back identical: an integer as its decimal text (what INCRBY works on), any
@@ -40,12 +46,14 @@
 #include "redis/redis_tracker.h"
 #include "redis/tier_config.h"
 #include "redis/tier_helper.h"
+#include "core/tier.h"
 
 #define PHP_TABLE_TIER_KEY_MAX (TBL_TIER_PREFIX_MAX + 8u + TBL_NS_NAME_MAX + 1u + TBL_KEY_MAX)
 #define PHP_TABLE_TIER_ENSURE_EVERY_MS 200u   /* how often a process may look for a helper */
 
 bool php_table_tier_on;
 bool php_table_tier_default;
+static bool php_table_tier_miss_on_error;   /* table.redis_on_error=miss */
 static tbl_tier_config_t php_table_tier_cfg;
 static tbl_redis_t *php_table_tier_conn;
 static pid_t php_table_tier_conn_pid;
@@ -171,9 +179,28 @@ static bool php_table_tier_classes_resolve(void)
 	return true;
 }
 
+/* table.redis_on_error: throw (the default) or miss. false with php_table_reason set otherwise. */
+static bool php_table_tier_on_error_resolve(void)
+{
+	const char *v = TABLE_G(redis_on_error) ? TABLE_G(redis_on_error) : "";
+
+	if (strcasecmp(v, "throw") == 0) {
+		php_table_tier_miss_on_error = false;
+		return true;
+	}
+	if (strcasecmp(v, "miss") == 0) {
+		php_table_tier_miss_on_error = true;
+		return true;
+	}
+	snprintf(php_table_reason, sizeof(php_table_reason), "table.redis_on_error=%.100s is not valid; use throw (a failed "
+	         "Redis call throws) or miss (a failed read is a miss, a failed write returns false)", v);
+	return false;
+}
+
 bool php_table_tier_resolve(void)
 {
 	const char *url = TABLE_G(redis) ? TABLE_G(redis) : "";
+	const char *segment = TABLE_G(segment) ? TABLE_G(segment) : "";
 
 	php_table_tier_on = php_table_tier_default = false;
 	if (!url[0]) {
@@ -184,6 +211,11 @@ bool php_table_tier_resolve(void)
 	                          TABLE_G(redis_max_stale), php_table_reason, sizeof(php_table_reason)) != 0) {
 		return false;
 	}
+	if (!php_table_tier_on_error_resolve()) {
+		return false;
+	}
+	/* The helper's process title names the segment (cut to fit: a title, not an identifier). */
+	snprintf(php_table_tier_cfg.segment, sizeof(php_table_tier_cfg.segment), "%s", segment);
 	if (!php_table_tier_classes_resolve()) {
 		return false;
 	}
@@ -210,6 +242,7 @@ bool php_table_tier_covers(const zend_string *ns)
 void php_table_tier_stats(zval *out)
 {
 	tbl_tier_stats_t st;
+	uint64_t c[TBL_TIER_NCOUNTERS];
 
 	array_init(out);
 	add_assoc_bool(out, "enabled", php_table_tier_on);
@@ -225,6 +258,24 @@ void php_table_tier_stats(zval *out)
 	add_assoc_long(out, "invalidations", (zend_long)st.invalidations);
 	add_assoc_long(out, "flushes", (zend_long)st.flushes);
 	add_assoc_string(out, "tracking", (char *)tbl_redis_tracker_mode());
+	tbl_tier_counters(php_table_tbl, c);
+	add_assoc_long(out, "reads", (zend_long)c[TBL_TIER_READS]);
+	add_assoc_long(out, "l1_hits", (zend_long)c[TBL_TIER_L1_HITS]);
+	add_assoc_long(out, "misses", (zend_long)c[TBL_TIER_MISSES]);
+	add_assoc_long(out, "fills", (zend_long)c[TBL_TIER_FILLS]);
+	add_assoc_long(out, "errors", (zend_long)c[TBL_TIER_ERRORS]);
+	add_assoc_long(out, "reconnects", (zend_long)c[TBL_TIER_RECONNECTS]);
+	add_assoc_long(out, "failovers", 0);   /* no Sentinel or Cluster yet: nothing fails over */
+	add_assoc_long(out, "bypasses", (zend_long)c[TBL_TIER_BYPASSES]);
+}
+
+/* A connection of this process opened again after one was lost (redis_client.h). */
+static void php_table_tier_reconnected(void *ctx)
+{
+	(void)ctx;
+	if (php_table_tbl) {
+		tbl_tier_count(php_table_tbl, TBL_TIER_RECONNECTS, 1);
+	}
 }
 
 /* ---- the connection and errors ------------------------------------------------------------------- */
@@ -240,7 +291,9 @@ static tbl_redis_t *php_table_tier_redis(void)
 	if (!php_table_tier_conn) {
 		php_table_tier_conn = tbl_redis_new(&php_table_tier_cfg.url, php_table_tier_cfg.timeout_ms);
 		php_table_tier_conn_pid = me;
-		if (!php_table_tier_conn) {
+		if (php_table_tier_conn) {
+			tbl_redis_on_reconnect(php_table_tier_conn, php_table_tier_reconnected, NULL);
+		} else {
 			zend_string *fn = get_active_function_or_method_name();
 
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): out of memory for the Redis connection",
@@ -251,24 +304,36 @@ static tbl_redis_t *php_table_tier_redis(void)
 	return php_table_tier_conn;
 }
 
-/* Throw for a Redis status other than OK/NIL. true when it threw. */
-static bool php_table_tier_throw(tbl_t *t, tbl_redis_status_t st, const zend_string *key)
+/* What a Redis status means for the call. */
+typedef enum {
+	PHP_TABLE_TIER_ANSWERED = 0,   /* OK or NIL: go on */
+	PHP_TABLE_TIER_THREW,          /* a value's error (not an integer, overflow), or a failure under throw */
+	PHP_TABLE_TIER_FAILED          /* a failure under table.redis_on_error=miss: a miss, or false; nothing thrown */
+} php_table_tier_outcome_t;
+
+/* The one place a Redis status becomes an exception (or, on_error=miss, a miss). Failures are counted. */
+static php_table_tier_outcome_t php_table_tier_outcome(tbl_t *t, tbl_redis_status_t st, const zend_string *key)
 {
 	switch (st) {
 		case TBL_REDIS_OK:
 		case TBL_REDIS_NIL:
-			return false;
+			return PHP_TABLE_TIER_ANSWERED;
 		case TBL_REDIS_ETYPE:
-			return php_table_throw(t, TBL_ETYPE, key, 0);
+			return php_table_throw(t, TBL_ETYPE, key, 0) ? PHP_TABLE_TIER_THREW : PHP_TABLE_TIER_ANSWERED;
 		case TBL_REDIS_EOVERFLOW:
-			return php_table_throw(t, TBL_EOVERFLOW, key, 0);
+			return php_table_throw(t, TBL_EOVERFLOW, key, 0) ? PHP_TABLE_TIER_THREW : PHP_TABLE_TIER_ANSWERED;
 		default: {
-			zend_string *fn = get_active_function_or_method_name();
+			zend_string *fn;
 
+			tbl_tier_count(t, TBL_TIER_ERRORS, 1);
+			if (php_table_tier_miss_on_error) {
+				return PHP_TABLE_TIER_FAILED;
+			}
+			fn = get_active_function_or_method_name();
 			zend_throw_exception_ex(php_table_exception_ce, 0, "%s(): Redis (table.redis) failed: %s; nothing was "
 			                        "changed on this host", ZSTR_VAL(fn), tbl_redis_last_error(php_table_tier_conn));
 			zend_string_release(fn);
-			return true;
+			return PHP_TABLE_TIER_THREW;
 		}
 	}
 }
@@ -329,7 +394,7 @@ static bool php_table_tier_encode(zval *value, uint32_t argnum, smart_str *out)
 /* Materialize what Redis returned into rv, and fill the L1 with it when `stamp` allows (fill non-zero).
  * 1 done, -1 thrown. */
 static int php_table_tier_materialize(tbl_t *t, tbl_ns_t nsid, const zend_string *key, const tbl_redis_buf_t *b,
-                                      int64_t pttl, bool fill, uint64_t stamp, zval *rv)
+                                      int64_t pttl, bool fill, uint64_t stamp, zval *rv, uint32_t *len)
 {
 	tbl_value_t v;
 	int64_t scratch;
@@ -347,18 +412,33 @@ static int php_table_tier_materialize(tbl_t *t, tbl_ns_t nsid, const zend_string
 	if (php_table_decode_ex(v.type, v.data, v.len, &php_table_tier_foreign, rv) != SUCCESS) {
 		return -1;
 	}
+	if (len) {
+		*len = (uint32_t)v.len;
+	}
 	if (fill && (pttl == -1 || pttl >= 1000)) {
 		/* The copy expires no later than the key: whole seconds, rounded down. */
 		uint32_t ttl = pttl == -1 ? 0 : (uint32_t)MIN((uint64_t)pttl / 1000u, (uint64_t)TBL_EXPIRE_MAX);
 
-		tbl_fill(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &v, ttl, stamp);   /* refused or no room: a later miss */
+		/* Refused (the stamp moved) or no room: a later miss. */
+		if (tbl_fill(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key), &v, ttl, stamp) == TBL_OK) {
+			tbl_tier_count(t, TBL_TIER_FILLS, 1);
+		}
 	}
 	return 1;
 }
 
 /* ---- reads ----------------------------------------------------------------------------------------- */
 
-int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv)
+/* What getWithMeta() tells of a tiered key's value. */
+typedef struct php_table_tier_meta {
+	bool cached;         /* answered by the L1 */
+	tbl_view_t view;     /* the L1 copy's (cached) */
+	uint32_t len;        /* the value's bytes, encoded (not cached) */
+	int64_t pttl;        /* Redis's PTTL (not cached) */
+} php_table_tier_meta;
+
+/* get(), and getWithMeta() with `meta`. 1 found, 0 missing (or, on_error=miss, Redis failed), -1 thrown. */
+static int php_table_tier_fetch_meta(tbl_t *t, zend_string *ns, zend_string *key, zval *rv, php_table_tier_meta *meta)
 {
 	tbl_redis_t *r;
 	tbl_ns_t nsid;
@@ -377,27 +457,86 @@ int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv)
 	}
 	fresh = php_table_tier_fresh(t);
 	if (fresh) {
-		if ((res = php_table_fetch_ex(t, nsid, key, rv, NULL, 1, &php_table_tier_foreign)) != 0) {
+		if ((res = php_table_fetch_ex(t, nsid, key, rv, meta ? &meta->view : NULL, 1, &php_table_tier_foreign)) != 0) {
+			if (res > 0) {
+				tbl_tier_count_l1_hit(t);
+				if (meta) {
+					meta->cached = true;
+				}
+			}
 			return res;
 		}
 		stamp = tbl_tier_stamp(t, nsid, ZSTR_VAL(key), ZSTR_LEN(key));
+	} else {
+		tbl_tier_count(t, TBL_TIER_BYPASSES, 1);
 	}
 	if (!(r = php_table_tier_redis())) {
 		return -1;
 	}
+	tbl_tier_count(t, TBL_TIER_READS, 1);
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_get_pttl(r, rkey, rlen, &b, &pttl);
 	efree(rkey);
+	switch (php_table_tier_outcome(t, st, key)) {
+		case PHP_TABLE_TIER_THREW:
+			return -1;
+		case PHP_TABLE_TIER_FAILED:
+			tbl_tier_count(t, TBL_TIER_MISSES, 1);
+			return 0;
+		default:
+			break;
+	}
 	if (st == TBL_REDIS_NIL) {
+		tbl_tier_count(t, TBL_TIER_MISSES, 1);
 		return 0;
 	}
-	if (st != TBL_REDIS_OK) {
-		php_table_tier_throw(t, st, key);
-		return -1;
-	}
-	res = php_table_tier_materialize(t, nsid, key, &b, pttl, fresh, stamp, rv);
+	res = php_table_tier_materialize(t, nsid, key, &b, pttl, fresh, stamp, rv, meta ? &meta->len : NULL);
 	tbl_redis_buf_free(&b);
+	if (res > 0 && meta) {
+		meta->cached = false;
+		meta->pttl = pttl;
+	}
 	return res;
+}
+
+int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv)
+{
+	return php_table_tier_fetch_meta(t, ns, key, rv, NULL);
+}
+
+/* getWithMeta() on a tiered namespace: [value, meta], or false when missing. Redis keeps no creation or
+ * update time: `created` and `updated` are when this host's copy was made (a copy is never updated, a
+ * write drops it) or, for a value read from Redis, the time of this read. false when it threw. */
+bool php_table_tier_get_with_meta(tbl_t *t, zend_string *ns, zend_string *key, zval *rv)
+{
+	php_table_tier_meta meta;
+	zval value, m;
+	int res = php_table_tier_fetch_meta(t, ns, key, &value, &meta);
+	zend_long now = (zend_long)time(NULL);
+
+	if (res <= 0) {
+		if (res == 0) {
+			ZVAL_FALSE(rv);
+		}
+		return res == 0;
+	}
+	array_init_size(&m, 5);
+	add_assoc_bool(&m, "cached", meta.cached);
+	if (meta.cached) {
+		add_assoc_long(&m, "length", meta.view.len);
+		add_assoc_long(&m, "ttl", meta.view.expire ? php_table_seconds_left(meta.view.expire) : -1);
+		add_assoc_long(&m, "created", meta.view.created);
+		add_assoc_long(&m, "updated", meta.view.updated);
+	} else {
+		add_assoc_long(&m, "length", meta.len);
+		add_assoc_long(&m, "ttl", meta.pttl < 0 ? -1 : (zend_long)((meta.pttl + 999) / 1000));
+		add_assoc_long(&m, "created", now);
+		add_assoc_long(&m, "updated", now);
+	}
+	array_init_size(rv, 2);
+	add_next_index_zval(rv, &value);
+	add_next_index_zval(rv, &m);
+	return true;
 }
 
 /* get(): true when `ns` is tiered and the call was answered here (the value, null, or an exception). Kept
@@ -419,19 +558,31 @@ bool php_table_tier_exists(tbl_t *t, zend_string *ns, zend_string *key, int *fou
 	char *rkey;
 	size_t rlen;
 
-	if (php_table_tier_fresh(t) && php_table_ns_read(t, ns, &nsid) > 0
-	    && php_table_peek(t, nsid, key, NULL) > 0) {
+	bool fresh = php_table_tier_fresh(t);
+
+	if (fresh && php_table_ns_read(t, ns, &nsid) > 0 && php_table_peek(t, nsid, key, NULL) > 0) {
+		tbl_tier_count_l1_hit(t);
 		*found = 1;
 		return true;
 	}
 	if (EG(exception) || !(r = php_table_tier_redis())) {
 		return false;
 	}
+	if (!fresh) {
+		tbl_tier_count(t, TBL_TIER_BYPASSES, 1);
+	}
+	tbl_tier_count(t, TBL_TIER_READS, 1);
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_exists(r, rkey, rlen);
 	efree(rkey);
 	*found = st == TBL_REDIS_OK;
-	return !php_table_tier_throw(t, st, key);
+	if (php_table_tier_outcome(t, st, key) == PHP_TABLE_TIER_THREW) {
+		return false;
+	}
+	if (!*found) {
+		tbl_tier_count(t, TBL_TIER_MISSES, 1);   /* not in Redis, or (on_error=miss) Redis failed */
+	}
+	return true;
 }
 
 /* ttl(): seconds left (rounded up), -1 none, 0 missing. false when it threw. */
@@ -446,12 +597,13 @@ bool php_table_tier_ttl(tbl_t *t, zend_string *ns, zend_string *key, zend_long *
 	if (!r) {
 		return false;
 	}
+	tbl_tier_count(t, TBL_TIER_READS, 1);
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_pttl(r, rkey, rlen, &ms);
 	efree(rkey);
 	*found = st == TBL_REDIS_OK;
 	*secs = ms < 0 ? -1 : (zend_long)((ms + 999) / 1000);
-	return !php_table_tier_throw(t, st, key);
+	return php_table_tier_outcome(t, st, key) != PHP_TABLE_TIER_THREW;   /* failed, on_error=miss: missing */
 }
 
 /* getMany(): hits of the L1 first (when fresh), the rest with one MGET, each with its PTTL in the same
@@ -478,6 +630,9 @@ bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval 
 		return false;
 	}
 	fresh = php_table_tier_fresh(t);
+	if (!fresh) {
+		tbl_tier_count(t, TBL_TIER_BYPASSES, 1);
+	}
 	names = safe_emalloc(n, sizeof(*names), 0);
 	rkeys = safe_emalloc(n, sizeof(*rkeys), 0);
 	rlens = safe_emalloc(n, sizeof(*rlens), 0);
@@ -488,6 +643,7 @@ bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval 
 		int res = fresh ? php_table_fetch_ex(t, nsid, key, &value, NULL, 1, &php_table_tier_foreign) : 0;
 
 		if (res > 0) {
+			tbl_tier_count_l1_hit(t);
 			zend_symtable_update(Z_ARRVAL_P(rv), key, &value);
 			zend_string_release(key);
 			continue;
@@ -504,28 +660,30 @@ bool php_table_tier_fetch_many(tbl_t *t, zend_string *ns, HashTable *keys, zval 
 	} ZEND_HASH_FOREACH_END();
 	if (ok && missing) {
 		tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+		bool failed = false;
 
 		bufs = ecalloc(missing, sizeof(*bufs));
 		pttls = safe_emalloc(missing, sizeof(*pttls), 0);
 		if ((r = php_table_tier_redis())) {
+			tbl_tier_count(t, TBL_TIER_READS, 1);
 			/* Expiries serve only to fill the L1, which is not filled while it is stale. */
 			st = fresh ? tbl_redis_mget_pttl(r, missing, (const char *const *)rkeys, rlens, bufs, pttls)
 			           : tbl_redis_mget(r, missing, (const char *const *)rkeys, rlens, bufs);
 		}
 		if (st != TBL_REDIS_OK) {
-			if (r) {
-				php_table_tier_throw(t, st, NULL);
-			}
-			ok = false;
+			/* on_error=miss: every key Redis was asked for is a miss */
+			ok = r && php_table_tier_outcome(t, st, NULL) == PHP_TABLE_TIER_FAILED;
+			failed = true;
 		}
 		for (i = 0; ok && i < missing; i++) {
 			zval value;
 
-			if (!bufs[i].data) {
+			if (failed || !bufs[i].data) {
+				tbl_tier_count(t, TBL_TIER_MISSES, 1);
 				continue;
 			}
 			if (php_table_tier_materialize(t, nsid, names[i], &bufs[i], fresh ? pttls[i] : -1, fresh, stamps[i],
-			                               &value) < 0) {
+			                               &value, NULL) < 0) {
 				ok = false;
 				break;
 			}
@@ -567,7 +725,14 @@ static void php_table_tier_invalidate_local(tbl_t *t, zend_string *ns, const zen
 	}
 }
 
-/* set() / add(). 1 stored, 0 not (add: the key exists), -1 thrown. */
+/* A write failed under table.redis_on_error=miss: it may still land in Redis (a command that went out
+ * before the connection broke), so this host keeps no copy that could predate it. */
+static void php_table_tier_write_failed(tbl_t *t, zend_string *ns, const zend_string *key)
+{
+	php_table_tier_invalidate_local(t, ns, key);
+}
+
+/* set() / add(). 1 stored, 0 not (add: the key exists; on_error=miss: Redis failed), -1 thrown. */
 int php_table_tier_store(tbl_t *t, zend_string *ns, zend_string *key, zval *value, uint32_t ttl, bool only_if_absent)
 {
 	smart_str enc = {0};
@@ -589,8 +754,14 @@ int php_table_tier_store(tbl_t *t, zend_string *ns, zend_string *key, zval *valu
 	                   (uint64_t)ttl * 1000u, only_if_absent);
 	efree(rkey);
 	smart_str_free(&enc);
-	if (php_table_tier_throw(t, st, key)) {
-		return -1;
+	switch (php_table_tier_outcome(t, st, key)) {
+		case PHP_TABLE_TIER_THREW:
+			return -1;
+		case PHP_TABLE_TIER_FAILED:
+			php_table_tier_write_failed(t, ns, key);
+			return 0;
+		default:
+			break;
 	}
 	if (st == TBL_REDIS_OK) {
 		php_table_tier_invalidate_local(t, ns, key);
@@ -613,8 +784,14 @@ int php_table_tier_delete(tbl_t *t, zend_string *ns, zend_string *key)
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_del(r, 1, (const char *const *)&rkey, &rlen, &deleted);
 	efree(rkey);
-	if (php_table_tier_throw(t, st, key)) {
-		return -1;
+	switch (php_table_tier_outcome(t, st, key)) {
+		case PHP_TABLE_TIER_THREW:
+			return -1;
+		case PHP_TABLE_TIER_FAILED:
+			php_table_tier_write_failed(t, ns, key);
+			return 0;
+		default:
+			break;
 	}
 	php_table_tier_invalidate_local(t, ns, key);
 	return deleted > 0;
@@ -643,11 +820,15 @@ zend_long php_table_tier_delete_many(tbl_t *t, zend_string *ns, HashTable *keys)
 		rkeys[i] = php_table_tier_key(ns, names[i], &rlens[i]);
 		i++;
 	} ZEND_HASH_FOREACH_END();
+	php_table_tier_outcome_t out = PHP_TABLE_TIER_THREW;
+
 	if ((r = php_table_tier_redis())) {
 		st = tbl_redis_del(r, n, (const char *const *)rkeys, rlens, &deleted);
+		out = php_table_tier_outcome(t, st, NULL);
 	}
 	for (i = 0; i < n; i++) {
-		if (st == TBL_REDIS_OK) {
+		/* Done, or failed under on_error=miss (it may still land): no copy stays. */
+		if (out != PHP_TABLE_TIER_THREW) {
 			php_table_tier_invalidate_local(t, ns, names[i]);
 		}
 		zend_string_release(names[i]);
@@ -656,10 +837,10 @@ zend_long php_table_tier_delete_many(tbl_t *t, zend_string *ns, HashTable *keys)
 	efree(names);
 	efree(rkeys);
 	efree(rlens);
-	if (!r || php_table_tier_throw(t, st, NULL)) {
+	if (out == PHP_TABLE_TIER_THREW) {
 		return -1;
 	}
-	return (zend_long)deleted;
+	return out == PHP_TABLE_TIER_FAILED ? 0 : (zend_long)deleted;
 }
 
 /* setMany(): all or nothing (MULTI/EXEC). false when it threw. */
@@ -701,7 +882,20 @@ bool php_table_tier_store_many(tbl_t *t, zend_string *ns, HashTable *values, uin
 	encoded = i;
 	if (ok && (r = php_table_tier_redis())) {
 		st = tbl_redis_set_many(r, n, (const char *const *)rkeys, rlens, vals, vlens, (uint64_t)ttl * 1000u);
-		ok = !php_table_tier_throw(t, st, NULL);
+		switch (php_table_tier_outcome(t, st, NULL)) {
+			case PHP_TABLE_TIER_THREW:
+				ok = false;
+				break;
+			case PHP_TABLE_TIER_FAILED:
+				/* false without an exception; no copy stays (the MULTI may still land) */
+				ok = false;
+				for (i = 0; i < encoded; i++) {
+					php_table_tier_invalidate_local(t, ns, names[i]);
+				}
+				break;
+			default:
+				break;
+		}
 	} else {
 		ok = false;
 	}
@@ -738,8 +932,14 @@ bool php_table_tier_incr(tbl_t *t, zend_string *ns, zend_string *key, int64_t by
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_incrby(r, rkey, rlen, by, (uint64_t)ttl * 1000u, result);
 	efree(rkey);
-	if (php_table_tier_throw(t, st, key)) {
-		return false;
+	switch (php_table_tier_outcome(t, st, key)) {
+		case PHP_TABLE_TIER_THREW:
+			return false;
+		case PHP_TABLE_TIER_FAILED:
+			php_table_tier_write_failed(t, ns, key);
+			return false;   /* no exception: the method returns false */
+		default:
+			break;
 	}
 	php_table_tier_invalidate_local(t, ns, key);
 	return true;
@@ -759,8 +959,14 @@ int php_table_tier_touch(tbl_t *t, zend_string *ns, zend_string *key, uint32_t t
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_expire(r, rkey, rlen, (uint64_t)ttl * 1000u);
 	efree(rkey);
-	if (php_table_tier_throw(t, st, key)) {
-		return -1;
+	switch (php_table_tier_outcome(t, st, key)) {
+		case PHP_TABLE_TIER_THREW:
+			return -1;
+		case PHP_TABLE_TIER_FAILED:
+			php_table_tier_write_failed(t, ns, key);
+			return 0;
+		default:
+			break;
 	}
 	if (st == TBL_REDIS_OK) {
 		php_table_tier_invalidate_local(t, ns, key);
@@ -791,11 +997,18 @@ int php_table_tier_compare_and_swap(tbl_t *t, zend_string *ns, zend_string *key,
 		st = tbl_redis_delete_if(r, rkey, rlen, ZSTR_VAL(exp.s), ZSTR_LEN(exp.s));
 	}
 	efree(rkey);
-	if (!php_table_tier_throw(t, st, key)) {
-		res = st == TBL_REDIS_OK;
-		if (res) {
-			php_table_tier_invalidate_local(t, ns, key);
-		}
+	switch (php_table_tier_outcome(t, st, key)) {
+		case PHP_TABLE_TIER_THREW:
+			break;
+		case PHP_TABLE_TIER_FAILED:
+			php_table_tier_write_failed(t, ns, key);
+			res = 0;
+			break;
+		default:
+			res = st == TBL_REDIS_OK;
+			if (res) {
+				php_table_tier_invalidate_local(t, ns, key);
+			}
 	}
 done:
 	smart_str_free(&exp);
@@ -820,8 +1033,21 @@ bool php_table_tier_clear(tbl_t *t, zend_string *ns)
 	plen = tbl_tier_redis_key(&php_table_tier_cfg, ns ? ZSTR_VAL(ns) : "", ns ? ZSTR_LEN(ns) : 0, "", 0, prefix,
 	                          sizeof(prefix));
 	st = tbl_redis_del_prefix(r, prefix, plen, &deleted);
-	if (php_table_tier_throw(t, st, NULL)) {
-		return false;
+	switch (php_table_tier_outcome(t, st, NULL)) {
+		case PHP_TABLE_TIER_THREW:
+			return false;
+		case PHP_TABLE_TIER_FAILED:
+			/* Some keys may be gone from Redis: no copy stays here either. false, nothing thrown. */
+			if (php_table_ns_read(t, ns, &nsid) > 0) {
+				tbl_tier_advance_all(t);
+				tbl_clear_ns(t, nsid, &removed);
+			}
+			if (EG(exception)) {
+				zend_clear_exception();
+			}
+			return false;
+		default:
+			break;
 	}
 	if (php_table_ns_read(t, ns, &nsid) > 0) {
 		tbl_tier_advance_all(t);
@@ -849,7 +1075,7 @@ static char *php_table_tier_lock_key(const zend_string *ns, const zend_string *k
 
 /* Call $compute and store its value in Redis. SUCCESS with the value in rv. */
 static zend_result php_table_tier_compute(tbl_t *t, zend_string *ns, zend_string *key, uint32_t ttl,
-                                          zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *rv)
+                                          zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *rv, bool store)
 {
 	ZVAL_UNDEF(rv);
 	fci->retval = rv;
@@ -863,7 +1089,7 @@ static zend_result php_table_tier_compute(tbl_t *t, zend_string *ns, zend_string
 	if (Z_ISREF_P(rv)) {
 		zend_unwrap_reference(rv);
 	}
-	if (php_table_tier_store(t, ns, key, rv, ttl, false) < 0) {
+	if (store && php_table_tier_store(t, ns, key, rv, ttl, false) < 0) {
 		zval_ptr_dtor(rv);
 		ZVAL_UNDEF(rv);
 		return FAILURE;
@@ -897,22 +1123,32 @@ int php_table_tier_remember(tbl_t *t, zend_string *ns, zend_string *key, uint32_
 			break;
 		}
 		st = tbl_redis_set(r, lkey, llen, token, (size_t)tlen, PHP_TABLE_REMEMBER_WAIT_MS, 1);
-		if (php_table_tier_throw(t, st, key)) {
-			res = -1;
+		switch (php_table_tier_outcome(t, st, key)) {
+			case PHP_TABLE_TIER_THREW:
+				res = -1;
+				break;
+			case PHP_TABLE_TIER_FAILED:
+				/* on_error=miss and Redis failed: the value, computed here, stored nowhere */
+				res = php_table_tier_compute(t, ns, key, ttl, fci, fcc, rv, false) == SUCCESS ? 1 : -1;
+				break;
+			default:
+				res = 0;
+		}
+		if (res != 0) {
 			break;
 		}
 		if (st == TBL_REDIS_OK) {
 			/* The previous holder may have stored it between our miss and our lock. */
 			res = php_table_tier_fetch(t, ns, key, rv);
 			if (res == 0) {
-				res = php_table_tier_compute(t, ns, key, ttl, fci, fcc, rv) == SUCCESS ? 1 : -1;
+				res = php_table_tier_compute(t, ns, key, ttl, fci, fcc, rv, true) == SUCCESS ? 1 : -1;
 			}
 			tbl_redis_delete_if(r, lkey, llen, token, (size_t)tlen);   /* an error here: it expires */
 			break;
 		}
 		if (tbl_clock_monotonic_ms() >= deadline) {
 			/* The other host did not deliver in time: compute it here. */
-			res = php_table_tier_compute(t, ns, key, ttl, fci, fcc, rv) == SUCCESS ? 1 : -1;
+			res = php_table_tier_compute(t, ns, key, ttl, fci, fcc, rv, true) == SUCCESS ? 1 : -1;
 			break;
 		}
 		{

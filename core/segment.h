@@ -71,7 +71,11 @@ typedef struct tbl_slot {
 	uint64_t handover_ms;          /* TBL_SLOT_HANDOVER: when the parent claimed it (monotonic ms) */
 	_Atomic uint32_t nholds;       /* records in this slot's hold list (epoch.c; written by the owner) */
 	uint32_t reserved1;
-	uint64_t reserved[3];
+	_Atomic uint64_t tier_l1_hits; /* the Redis tier's L1 hits of the processes that held this slot (tier.c):
+	                                  written by the owner only, never reset (a slot's next owner counts on
+	                                  from it), so the sum over the slots is exact. Was reserved[0] (always
+	                                  0): the layout is unchanged */
+	uint64_t reserved[2];
 	tbl_counters_t stats;          /* second cache line */
 } tbl_slot_t;
 
@@ -195,11 +199,16 @@ typedef struct tbl_header {
 	_Atomic int32_t tier_helper_pid;    /* the invalidation helper, or the process starting it; 0 = none */
 	int32_t tier_creator_pid;           /* the process that created the segment (anonymous ones: its life) */
 	_Atomic uint64_t tier_helper_start; /* the helper's process start time (proc.h), 0 while it starts */
-	_Atomic uint64_t tier_claim_ms;     /* monotonic ms the helper slot was claimed at */
+	_Atomic uint64_t tier_claim_ms;     /* monotonic ms the helper slot was claimed at; once the helper has
+	                                       registered, its heartbeat (tier.c: a helper that stops beating is
+	                                       replaced as a dead one is) */
 	uint64_t tier_creator_start;
 	_Atomic uint64_t tier_invalidations;   /* keys the helper invalidated, counted once the copy is gone */
 	_Atomic uint64_t tier_flushes;         /* flushes of the tiered namespaces */
 	_Atomic uint64_t tier_helper_starts;   /* helpers started */
+	_Atomic uint64_t tier_counts[7];       /* the tier's counters (tier.h: tbl_tier_counter_t), shared so
+	                                          that no process's count is lost. In this line's padding: the
+	                                          layout is unchanged */
 	/* One generation per key hash slot: advanced by every invalidation of a key that hashes there. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t tier_gens[TBL_TIER_GENS];
 } tbl_header_t;

@@ -26,7 +26,17 @@
  *
  * The helper's place is a pid in the header, taken with a compare-and-swap by the process that finds no
  * live helper (tbl_tier_helper_claim) and then handed to the helper it starts. A claim whose helper never
- * registered expires after the caller's `claim_ms`.
+ * registered expires after the caller's `claim_ms`. Once registered, the helper beats (tier_claim_ms
+ * becomes its heartbeat): a helper that lives but has not beaten for the caller's `hang_ms` (stopped,
+ * stuck in a call) is hung, and its place is taken as a dead one's is (tbl_tier_helper_claim_hung; the
+ * caller ends the hung process).
+ *
+ * The counters (tier.h) are shared atomics in the tier's header line: what counts one is a call that went
+ * to Redis, next to which an atomic add on a shared line costs nothing. Except L1 hits, which cost no
+ * network and are the tier's hot path, and whose count would bounce that line (the one every tiered read
+ * loads the freshness from) between the cores: each process counts them in its reader slot, a line only
+ * it writes, never reset, so the sum over the slots (and a header count for a process without a slot) is
+ * every hit, a dead process's included. Local namespaces touch none of them.
  */
 #include <stddef.h>
 #include "hash.h"
@@ -34,6 +44,9 @@
 #include "segment.h"
 #include "table_core.h"
 #include "tier.h"
+
+_Static_assert(sizeof(((tbl_header_t *)0)->tier_counts) / sizeof(uint64_t) == TBL_TIER_NCOUNTERS,
+               "one header counter per tbl_tier_counter_t");
 
 static _Atomic uint64_t *gen_of_hash(tbl_t *t, uint64_t hash)
 {
@@ -104,27 +117,93 @@ static int helper_alive(tbl_t *t, int32_t pid)
 	return tbl_proc_alive((pid_t)pid, start);
 }
 
-int tbl_tier_helper_claim(tbl_t *t, uint64_t claim_ms)
+int tbl_tier_helper_claim_hung(tbl_t *t, uint64_t claim_ms, uint64_t hang_ms, int32_t *hung, uint64_t *hung_start)
 {
 	tbl_header_t *h = t->hdr;
 	int32_t pid = atomic_load_explicit(&h->tier_helper_pid, memory_order_acquire);
-	uint64_t now = tbl_clock_monotonic_ms();
+	uint64_t now = tbl_clock_monotonic_ms(), start = 0;
+	int was_hung = 0;
 
+	if (hung) {
+		*hung = 0;
+		*hung_start = 0;
+	}
 	if (pid != 0) {
-		int registered = atomic_load_explicit(&h->tier_helper_start, memory_order_acquire) != 0;
+		uint64_t mark = atomic_load_explicit(&h->tier_claim_ms, memory_order_acquire);
 
-		if (registered ? helper_alive(t, pid)
-		               : now - atomic_load_explicit(&h->tier_claim_ms, memory_order_acquire) < claim_ms) {
-			return 0;
+		start = atomic_load_explicit(&h->tier_helper_start, memory_order_acquire);
+		if (start == 0) {
+			if (now - mark < claim_ms) {
+				return 0;   /* being started */
+			}
+		} else if (helper_alive(t, pid)) {
+			/* The beat may be newer than `now` (taken before it was written): not hung. */
+			if (now < mark || now - mark < hang_ms) {
+				return 0;
+			}
+			was_hung = 1;
 		}
 	}
-	/* No helper, a dead one, or a claim that never produced one: take the place. */
+	/* No helper, a dead or hung one, or a claim that never produced one: take the place. */
 	if (!atomic_compare_exchange_strong(&h->tier_helper_pid, &pid, (int32_t)tbl_proc_self())) {
 		return 0;
 	}
 	atomic_store_explicit(&h->tier_helper_start, 0, memory_order_release);
 	atomic_store_explicit(&h->tier_claim_ms, now, memory_order_release);
+	if (was_hung) {
+		tbl_tier_set_fresh_ms(t, 0);   /* whatever it published last is not to be trusted past now */
+		if (hung) {
+			*hung = pid;
+			*hung_start = start;
+		}
+	}
 	return 1;
+}
+
+int tbl_tier_helper_claim(tbl_t *t, uint64_t claim_ms)
+{
+	return tbl_tier_helper_claim_hung(t, claim_ms, UINT64_MAX, NULL, NULL);
+}
+
+void tbl_tier_helper_beat(tbl_t *t)
+{
+	/* Only the helper in place: a replaced one, until it notices, must not keep a claim (the same word)
+	 * looking young. */
+	if (tbl_tier_helper_current(t)) {
+		atomic_store_explicit(&t->hdr->tier_claim_ms, tbl_clock_monotonic_ms(), memory_order_release);
+	}
+}
+
+void tbl_tier_count(tbl_t *t, tbl_tier_counter_t c, uint64_t n)
+{
+	atomic_fetch_add_explicit(&t->hdr->tier_counts[c], n, memory_order_relaxed);
+}
+
+void tbl_tier_count_l1_hit(tbl_t *t)
+{
+	tbl_slot_t *s = t->slot;
+
+	if (s) {
+		/* Only this process writes its slot's count: a plain add, on a line no other process writes. */
+		atomic_store_explicit(&s->tier_l1_hits, atomic_load_explicit(&s->tier_l1_hits, memory_order_relaxed) + 1,
+		                      memory_order_relaxed);
+	} else {
+		atomic_fetch_add_explicit(&t->hdr->tier_counts[TBL_TIER_L1_HITS], 1, memory_order_relaxed);
+	}
+}
+
+void tbl_tier_counters(const tbl_t *t, uint64_t out[TBL_TIER_NCOUNTERS])
+{
+	const tbl_header_t *h = t->hdr;
+	uint32_t i, hwm = atomic_load_explicit(&h->slots_hwm, memory_order_acquire);
+
+	for (i = 0; i < TBL_TIER_NCOUNTERS; i++) {
+		out[i] = atomic_load_explicit(&h->tier_counts[i], memory_order_relaxed);
+	}
+	/* Slots past the high-water mark were never held (and their pages never touched). */
+	for (i = 0; i < hwm && i < h->nslots; i++) {
+		out[TBL_TIER_L1_HITS] += atomic_load_explicit(&t->slots[i].tier_l1_hits, memory_order_relaxed);
+	}
 }
 
 void tbl_tier_helper_register(tbl_t *t)
@@ -132,6 +211,8 @@ void tbl_tier_helper_register(tbl_t *t)
 	tbl_header_t *h = t->hdr;
 	pid_t me = tbl_proc_self();
 
+	/* The first beat before the start time: a claimer that sees the helper registered sees a beat. */
+	atomic_store_explicit(&h->tier_claim_ms, tbl_clock_monotonic_ms(), memory_order_release);
 	atomic_store_explicit(&h->tier_helper_start, tbl_proc_start_time(me), memory_order_release);
 	atomic_store_explicit(&h->tier_helper_pid, (int32_t)me, memory_order_release);
 	atomic_fetch_add_explicit(&h->tier_helper_starts, 1, memory_order_relaxed);

@@ -2,7 +2,8 @@
  * redis_client.c - the commands of redis_client.h over one tbl_redis_conn_t.
  *
  * Every command goes through run(): connect if needed, append the command(s) to hiredis's output buffer,
- * write them all, then read exactly one reply per command, all against one deadline (now + timeout_ms).
+ * write them all, then read exactly one reply per command, all against one deadline (now + timeout_ms, taken
+ * before connecting: the host's lookup, the connect and the handshake count against it too).
  * Pipelined commands (MULTI/SET.../EXEC, EXISTS+PERSIST) therefore cost one round trip. The replies come
  * back unchecked; each command then checks the shape it expects, and anything else (an integer where a
  * string belongs, an array of the wrong length) is treated as a broken connection: the context is closed
@@ -71,6 +72,12 @@ void tbl_redis_free(tbl_redis_t *r)
 	free(r);
 }
 
+void tbl_redis_on_reconnect(tbl_redis_t *r, void (*fn)(void *ctx), void *ctx)
+{
+	r->conn.on_reopen = fn;
+	r->conn.on_reopen_ctx = ctx;
+}
+
 void tbl_redis_forget(tbl_redis_t *r)
 {
 	tbl_redis_conn_close(&r->conn);
@@ -108,11 +115,13 @@ static tbl_redis_status_t run(tbl_redis_t *r, size_t n, const command_t *cmds, r
 	 * went out, so the new connection carries the commands unambiguously. One recv() per round trip; a
 	 * close that lands after this check still fails the call (EIO), as any failure after sending does. */
 	if (c->ctx && tbl_redis_conn_closed_while_idle(c)) tbl_redis_conn_close(c);
-	if (!c->ctx) st = tbl_redis_conn_open(c, 0);
+	/* One deadline for the whole call: the lookup, the connect and the handshake when it connects, then
+	 * the commands and their replies. */
+	uint64_t deadline = tbl_redis_now_ms() + c->timeout_ms;
+	if (!c->ctx) st = tbl_redis_conn_open(c, 0, deadline);
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		st = tbl_redis_conn_append(c, cmds[i].argc, cmds[i].argv, cmds[i].lens);
 	}
-	uint64_t deadline = tbl_redis_now_ms() + c->timeout_ms;
 	if (st == TBL_REDIS_OK) st = tbl_redis_conn_flush(c, deadline);
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		st = tbl_redis_conn_read(c, deadline, &replies[i]);

@@ -52,8 +52,12 @@ void tbl_redis_buf_free(tbl_redis_buf_t *b);
 const char *tbl_redis_status_str(tbl_redis_status_t st);
 
 /* No I/O: connects on the first command. NULL only when out of memory. Copies url. timeout_ms bounds
- * connect and every reply (> 0; 0 is taken as 1). */
+ * each call as a whole: the host's lookup, connect and handshake when it connects, then the command and
+ * its reply (> 0; 0 is taken as 1). */
 tbl_redis_t *tbl_redis_new(const tbl_redis_url_t *url, unsigned timeout_ms);
+/* fn(ctx) is called each time r opens a connection after an earlier one (lost, closed by the server):
+ * a reconnect. Not for the first. */
+void tbl_redis_on_reconnect(tbl_redis_t *r, void (*fn)(void *ctx), void *ctx);
 /* Closes the connection (without QUIT) and frees r. NULL is fine. */
 void tbl_redis_free(tbl_redis_t *r);
 /* After fork(), in the child: drop the parent's socket without writing to it (close the fd, free the

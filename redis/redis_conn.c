@@ -19,7 +19,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -105,13 +110,28 @@ tbl_redis_status_t tbl_redis_conn_append(tbl_redis_conn_t *c, int argc, const ch
 	return TBL_REDIS_OK;
 }
 
+/* A blocking write() waits at most SO_SNDTIMEO: keep that within what the call has left (a call that
+ * connected first has less than timeout_ms), and back at timeout_ms for the calls after it. One
+ * setsockopt only when they differ by more than a few ms. */
+static void fit_send_timeout(tbl_redis_conn_t *c, uint64_t left)
+{
+	unsigned want = left < c->timeout_ms ? (unsigned)left : c->timeout_ms;
+	if (want == 0) want = 1;
+	if (c->sndtimeo_ms > want + 5u || c->sndtimeo_ms + 5u < want) {
+		struct timeval tv = { .tv_sec = want / 1000u, .tv_usec = (suseconds_t)(want % 1000u) * 1000 };
+		if (setsockopt(c->ctx->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0) c->sndtimeo_ms = want;
+	}
+}
+
 tbl_redis_status_t tbl_redis_conn_flush(tbl_redis_conn_t *c, uint64_t deadline_ms)
 {
 	int done = 0;
 	while (!done) {
-		if (tbl_redis_now_ms() > deadline_ms) {
+		uint64_t now = tbl_redis_now_ms();
+		if (now > deadline_ms) {
 			return tbl_redis_conn_fail(c, "timed out after %u ms (sending)", c->timeout_ms);
 		}
+		fit_send_timeout(c, deadline_ms - now);
 		errno = 0;
 		if (redisBufferWrite(c->ctx, &done) != REDIS_OK) {
 			return fail_from_context(c, "sending", errno);
@@ -179,22 +199,179 @@ static tbl_redis_status_t expect_no_error(tbl_redis_conn_t *c, const char *what,
 	return TBL_REDIS_OK;
 }
 
-tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3)
+/* Milliseconds left before deadline_ms (0 when it passed) as a timeval, at least 1 ms so that hiredis never
+ * takes it for "no timeout". */
+static struct timeval remaining_tv(uint64_t deadline_ms, uint64_t *left_ms)
 {
-	struct timeval tv = { .tv_sec = c->timeout_ms / 1000, .tv_usec = (c->timeout_ms % 1000) * 1000 };
-	tbl_redis_conn_close(c);
-	c->ctx = c->url.is_unix ? redisConnectUnixWithTimeout(c->url.path, tv)
-	                        : redisConnectWithTimeout(c->url.host, c->url.port, tv);
+	uint64_t now = tbl_redis_now_ms(), left = deadline_ms > now ? deadline_ms - now : 0;
+	struct timeval tv = { .tv_sec = (time_t)(left / 1000u), .tv_usec = (suseconds_t)(left % 1000u) * 1000 };
+	if (left == 0) tv.tv_usec = 1000;
+	*left_ms = left;
+	return tv;
+}
+
+#ifdef __GLIBC__
+/* Lookups given up on at their deadline that glibc could not cancel: their memory is glibc's to write
+ * until they finish, so it is freed by a later lookup that finds them done. */
+typedef struct lookup {
+	struct gaicb cb;
+	struct addrinfo hints;
+	struct lookup *next;
+	char host[];
+} lookup_t;
+static lookup_t *abandoned;
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void lookup_free(lookup_t *l)
+{
+	if (l->cb.ar_result) freeaddrinfo(l->cb.ar_result);
+	free(l);
+}
+
+static void reap_abandoned(void)
+{
+	pthread_mutex_lock(&abandoned_lock);
+	for (lookup_t **p = &abandoned; *p;) {
+		lookup_t *l = *p;
+		if (gai_error(&l->cb) != EAI_INPROGRESS) {
+			*p = l->next;
+			lookup_free(l);
+		} else {
+			p = &l->next;
+		}
+	}
+	pthread_mutex_unlock(&abandoned_lock);
+}
+#endif
+
+/* The host's addresses, looked up before deadline_ms: 0 with *res (freeaddrinfo), or -1 with c->err set
+ * (the connection is closed). */
+static int resolve(tbl_redis_conn_t *c, uint64_t deadline_ms, struct addrinfo **res)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST };
+	int rc;
+
+	*res = NULL;
+	/* An address needs no lookup. */
+	if (getaddrinfo(c->url.host, NULL, &hints, res) == 0) return 0;
+	*res = NULL;
+#ifdef __GLIBC__
+	reap_abandoned();
+	size_t hlen = strlen(c->url.host);
+	lookup_t *l = calloc(1, sizeof(*l) + hlen + 1);
+	if (!l) {
+		tbl_redis_conn_fail(c, "out of memory looking up %s", c->url.host);
+		return -1;
+	}
+	memcpy(l->host, c->url.host, hlen + 1);
+	l->hints.ai_family = AF_UNSPEC;
+	l->hints.ai_socktype = SOCK_STREAM;
+	l->cb.ar_name = l->host;
+	l->cb.ar_request = &l->hints;
+	struct gaicb *list[1] = { &l->cb };
+	if ((rc = getaddrinfo_a(GAI_NOWAIT, list, 1, NULL)) != 0) {
+		free(l);
+		tbl_redis_conn_fail(c, "looking up %s: %s", c->url.host, gai_strerror(rc));
+		return -1;
+	}
+	for (;;) {
+		uint64_t left;
+		struct timeval tv = remaining_tv(deadline_ms, &left);
+		struct timespec ts = { tv.tv_sec, tv.tv_usec * 1000L };
+		if (left == 0 || (rc = gai_suspend((const struct gaicb *const *)list, 1, &ts)) == EAI_AGAIN) {
+			if (gai_error(&l->cb) != EAI_INPROGRESS) break;   /* finished as the time ran out */
+			if (gai_cancel(&l->cb) == EAI_CANCELED) {
+				free(l);
+			} else {
+				pthread_mutex_lock(&abandoned_lock);
+				l->next = abandoned;
+				abandoned = l;
+				pthread_mutex_unlock(&abandoned_lock);
+			}
+			tbl_redis_conn_fail(c, "timed out after %u ms (looking up %s)", c->timeout_ms, c->url.host);
+			return -1;
+		}
+		if (gai_error(&l->cb) != EAI_INPROGRESS) break;   /* EAI_INTR, EAI_ALLDONE or done: look again */
+	}
+	rc = gai_error(&l->cb);
+	if (rc != 0) {
+		free(l);
+		tbl_redis_conn_fail(c, "looking up %s: %s", c->url.host, gai_strerror(rc));
+		return -1;
+	}
+	*res = l->cb.ar_result;
+	free(l);
+	return 0;
+#else
+	hints.ai_flags = 0;
+	if ((rc = getaddrinfo(c->url.host, NULL, &hints, res)) != 0) {
+		*res = NULL;
+		tbl_redis_conn_fail(c, "looking up %s: %s", c->url.host, gai_strerror(rc));
+		return -1;
+	}
+	return 0;
+#endif
+}
+
+/* Connects to the server (each of the host's addresses in turn) before deadline_ms. OK or EIO/ENOMEM. */
+static tbl_redis_status_t connect_by_deadline(tbl_redis_conn_t *c, uint64_t deadline_ms)
+{
+	uint64_t left;
+	struct timeval tv;
+
+	if (c->url.is_unix) {
+		tv = remaining_tv(deadline_ms, &left);
+		c->ctx = redisConnectUnixWithTimeout(c->url.path, tv);
+	} else {
+		struct addrinfo *res, *ai;
+		char addr[INET6_ADDRSTRLEN];
+		if (resolve(c, deadline_ms, &res) != 0) return TBL_REDIS_EIO;
+		for (ai = res; ai; ai = ai->ai_next) {
+			const void *in = ai->ai_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr
+			                                          : (const void *)&((struct sockaddr_in *)ai->ai_addr)->sin_addr;
+			if ((ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+			    || !inet_ntop(ai->ai_family, in, addr, sizeof(addr))) {
+				continue;
+			}
+			tbl_redis_conn_close(c);
+			tv = remaining_tv(deadline_ms, &left);
+			/* An address: hiredis's own lookup of it is no lookup. */
+			c->ctx = redisConnectWithTimeout(addr, c->url.port, tv);
+			if (!c->ctx || !c->ctx->err || left == 0) break;
+		}
+		freeaddrinfo(res);
+		if (!c->ctx && !ai) {
+			return tbl_redis_conn_fail(c, "no address of %s to connect to", c->url.host);
+		}
+	}
 	if (!c->ctx) {
 		snprintf(c->err, sizeof(c->err), "%s: out of memory (hiredis context)", c->where);
 		return TBL_REDIS_ENOMEM;
 	}
 	if (c->ctx->err) {
+		int timed_out = c->ctx->err == REDIS_ERR_IO && tbl_redis_now_ms() >= deadline_ms;
+#ifdef REDIS_ERR_TIMEOUT
+		timed_out |= c->ctx->err == REDIS_ERR_TIMEOUT;   /* hiredis >= 1.0 */
+#endif
+		if (timed_out) {
+			return tbl_redis_conn_fail(c, "timed out after %u ms (connecting)", c->timeout_ms);
+		}
 		return tbl_redis_conn_fail(c, "%s", c->ctx->errstr);
 	}
+	return TBL_REDIS_OK;
+}
+
+tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3, uint64_t deadline_ms)
+{
+	struct timeval tv = { .tv_sec = c->timeout_ms / 1000, .tv_usec = (c->timeout_ms % 1000) * 1000 };
+	tbl_redis_conn_close(c);
+	tbl_redis_status_t st = connect_by_deadline(c, deadline_ms);
+	if (st != TBL_REDIS_OK) return st;
+	/* SO_SNDTIMEO bounds one blocking write(); tbl_redis_conn_flush lowers it to what a call has left. */
 	if (redisSetTimeout(c->ctx, tv) != REDIS_OK) {
 		return tbl_redis_conn_fail(c, "setting the socket timeout: %s", c->ctx->errstr);
 	}
+	c->sndtimeo_ms = c->timeout_ms;
 
 	/* AUTH, SELECT and HELLO go out together: one round trip however many of them there are. */
 	char db[16];
@@ -203,7 +380,6 @@ tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3)
 	const char *hello_argv[2] = { "HELLO", "3" };
 	const char *steps[3];
 	int nsteps = 0;
-	tbl_redis_status_t st = TBL_REDIS_OK;
 	if (c->url.auth[0] != '\0') {
 		if (c->url.user[0] != '\0') {
 			st = tbl_redis_conn_append(c, 3, auth_argv, NULL);
@@ -222,12 +398,15 @@ tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3)
 		st = tbl_redis_conn_append(c, 2, hello_argv, NULL);
 		steps[nsteps++] = "HELLO 3";
 	}
-	if (st != TBL_REDIS_OK || nsteps == 0) return st;
-	uint64_t deadline = tbl_redis_now_ms() + c->timeout_ms;
-	st = tbl_redis_conn_flush(c, deadline);
-	/* Every reply is read even after a refusal, so the first error is the one reported. */
-	for (int i = 0; i < nsteps && st == TBL_REDIS_OK; i++) {
-		st = expect_no_error(c, steps[i], deadline);
+	if (st == TBL_REDIS_OK && nsteps > 0) {
+		st = tbl_redis_conn_flush(c, deadline_ms);
+		/* Every reply is read even after a refusal, so the first error is the one reported. */
+		for (int i = 0; i < nsteps && st == TBL_REDIS_OK; i++) {
+			st = expect_no_error(c, steps[i], deadline_ms);
+		}
+	}
+	if (st == TBL_REDIS_OK && c->opens++ > 0 && c->on_reopen) {
+		c->on_reopen(c->on_reopen_ctx);
 	}
 	return st;
 }

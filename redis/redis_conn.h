@@ -33,6 +33,11 @@ typedef struct tbl_redis_conn {
 	redisContext *ctx;         /* NULL when not connected */
 	tbl_redis_url_t url;
 	unsigned timeout_ms;
+	unsigned sndtimeo_ms;      /* SO_SNDTIMEO now on the socket (tbl_redis_conn_flush keeps it within the
+	                              call's deadline) */
+	unsigned long opens;       /* connections opened (handshake done) */
+	void (*on_reopen)(void *ctx);   /* called when a connection is opened after an earlier one (a reconnect) */
+	void *on_reopen_ctx;
 	char where[320];           /* "Redis at host:port" */
 	char err[512];             /* the last failure or error reply, "" at first */
 } tbl_redis_conn_t;
@@ -43,11 +48,13 @@ uint64_t tbl_redis_now_ms(void);
 void tbl_redis_conn_init(tbl_redis_conn_t *c, const tbl_redis_url_t *url, unsigned timeout_ms);
 
 /*
- * Connects (connect bounded by timeout_ms), then AUTH [user] pass when the URL has auth=, SELECT db when
- * db != 0, and HELLO 3 when resp3. OK, or EIO / EREPLY (AUTH refused, HELLO unknown) with the connection
- * closed and the reason in c->err. ENOMEM when hiredis could not allocate its context.
+ * Connects, then AUTH [user] pass when the URL has auth=, SELECT db when db != 0, and HELLO 3 when resp3,
+ * all of it before deadline_ms (CLOCK_MONOTONIC): the host name's lookup (getaddrinfo_a, waited for with
+ * gai_suspend; with a libc without it, getaddrinfo, unbounded), the connect and the handshake. OK, or
+ * EIO / EREPLY (AUTH refused, HELLO unknown) with the connection closed and the reason in c->err. ENOMEM
+ * when hiredis could not allocate its context.
  */
-tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3);
+tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3, uint64_t deadline_ms);
 
 /*
  * Whether an open, idle connection was closed by the server (its `timeout`, a proxy's idle timeout, a

@@ -161,7 +161,7 @@ static tbl_redis_status_t enable_tracking(tbl_redis_tracker_t *t, const char *re
 
 static tbl_redis_status_t start_resp3(tbl_redis_tracker_t *t)
 {
-	tbl_redis_status_t st = tbl_redis_conn_open(&t->tracking, 1);
+	tbl_redis_status_t st = tbl_redis_conn_open(&t->tracking, 1, tbl_redis_now_ms() + t->tracking.timeout_ms);
 	if (st != TBL_REDIS_OK) return failed(t, &t->tracking, st);
 	return enable_tracking(t, NULL);
 }
@@ -169,7 +169,7 @@ static tbl_redis_status_t start_resp3(tbl_redis_tracker_t *t)
 static tbl_redis_status_t start_resp2(tbl_redis_tracker_t *t)
 {
 	redisReply *reply;
-	tbl_redis_status_t st = tbl_redis_conn_open(&t->subscriber, 0);
+	tbl_redis_status_t st = tbl_redis_conn_open(&t->subscriber, 0, tbl_redis_now_ms() + t->subscriber.timeout_ms);
 	if (st != TBL_REDIS_OK) return failed(t, &t->subscriber, st);
 
 	const char *id_argv[] = { "CLIENT", "ID" };
@@ -189,7 +189,7 @@ static tbl_redis_status_t start_resp2(tbl_redis_tracker_t *t)
 	freeReplyObject(reply);
 	if (!ok) return fail_now(t, &t->subscriber, "unexpected reply to SUBSCRIBE");
 
-	st = tbl_redis_conn_open(&t->tracking, 0);
+	st = tbl_redis_conn_open(&t->tracking, 0, tbl_redis_now_ms() + t->tracking.timeout_ms);
 	if (st != TBL_REDIS_OK) return failed(t, &t->tracking, st);
 	return enable_tracking(t, id);
 }

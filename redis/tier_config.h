@@ -28,6 +28,9 @@ typedef struct tbl_tier_config {
 	/* The listed namespaces, comma-separated with the blanks around each name removed. */
 	char namespaces[TBL_TIER_NAMESPACES_MAX + 1];
 	size_t namespaces_len;
+	/* The table's named segment (table.segment), "" for the anonymous one: the helper's process title
+	 * names it. Set by the binding; not a setting of the tier's (tbl_tier_config_parse leaves it ""). */
+	char segment[128];
 } tbl_tier_config_t;
 
 /* Fill `cfg` from the settings' texts. 0, or -1 with a message naming the setting. */

@@ -14,23 +14,43 @@
  * Once a second it checks that it is still the table's helper and that another process still uses the
  * table; if not, it leaves. Readers stop trusting the L1 on their own when freshness stops advancing
  * (table.redis_max_stale), so a helper that dies or hangs costs speed, never correctness.
+ *
+ * Every turn of the loop it beats (tbl_tier_helper_beat). A process that finds the L1 not fresh and the
+ * helper alive but silent for TIER_HANG_MS (stopped, stuck) takes its place as it would a dead one's,
+ * kills it (SIGKILL: a stopped process cannot act on anything gentler) and starts another. No turn of
+ * the loop can take that long: connecting and turning tracking on are at most five calls of
+ * table.redis_timeout each, a poll waits at most 250 ms, a pause between retries at most a second.
+ *
+ * Its process title says what it is: `table: redis helper [<segment>]` (or `[anonymous]`) in its command
+ * line (ps -f, ps aux, top -c; written where the PHP process's arguments and environment strings were,
+ * on glibc, and only when argv[0] lies there: not under valgrind) and `table-redis` as its name (ps -e,
+ * top, pgrep: the kernel keeps 15 bytes of it).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#ifdef __linux__
+# include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 #include "core/platform.h"
 #include "redis_tracker.h"
 #include "tier_helper.h"
+#include "core/tier.h"
+#include "core/proc.h"
 
 #define TIER_CLAIM_MS      5000u   /* a claim whose helper never registered expires after this */
 #define TIER_CHECK_MS      1000u   /* how often the helper checks it is still wanted */
 #define TIER_RETRY_MAX_MS  1000u
+/* A registered helper silent for this long is hung: longer than any turn of its loop can take. */
+#define TIER_HANG_MS(cfg)  (6u * (uint64_t)(cfg)->timeout_ms + 5000u)
 
 typedef struct helper {
 	tbl_t *t;
@@ -61,8 +81,108 @@ static void flush_tiered(helper_t *h)
 
 		if (name && tbl_tier_config_covers(h->cfg, name, len)) {
 			tbl_clear_ns(h->t, ns, &removed);
+			tbl_tier_helper_beat(h->t);   /* a big L1 takes a while: still alive, not hung */
 		}
 	}
+}
+
+#ifdef __linux__
+extern char **environ;
+
+/* The areas of the process's arguments and environment strings, from /proc/self/stat: arg_start, arg_end,
+ * env_start, env_end (fields 48 to 51). 0, or -1 when unknown. */
+static int title_areas(unsigned long long v[4])
+{
+	char buf[2048], *p;
+	ssize_t n;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field;
+
+	if (fd < 0) {
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0) {
+		return -1;
+	}
+	buf[n] = '\0';
+	/* The name (field 2) is in parentheses and may hold anything: count fields after its last ')'. */
+	if (!(p = strrchr(buf, ')'))) {
+		return -1;
+	}
+	for (field = 2; *p && field < 48; p++) {
+		if (*p == ' ') {
+			field++;
+		}
+	}
+	if (sscanf(p, "%llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) != 4 || v[1] <= v[0] || v[1] - v[0] > (1u << 20)) {
+		return -1;
+	}
+	return 0;
+}
+#endif
+
+/* `table: redis helper [<segment>]` where ps shows a command line, `table-redis` where it shows a name.
+ *
+ * The command line is the memory of the PHP process's arguments (what /proc/PID/cmdline reads), which
+ * nothing here reads any more. When the environment's strings follow it (they do, on the stack), they
+ * are copied to the heap first and the title may run on over them, as setproctitle() does: the kernel
+ * then reads past the arguments' end up to the title's NUL. Without that room the title is cut. */
+static void set_title(const tbl_tier_config_t *cfg)
+{
+#ifdef __linux__
+	char title[192], *area;
+	unsigned long long v[4];
+	size_t cap, len;
+
+	prctl(PR_SET_NAME, "table-redis", 0, 0, 0);
+	snprintf(title, sizeof(title), "table: redis helper [%s]", cfg->segment[0] ? cfg->segment : "anonymous");
+	if (title_areas(v) != 0) {
+		return;
+	}
+#ifdef __GLIBC__
+	/* Only memory that is this program's own arguments: argv[0] must lie there. Under valgrind the
+	 * kernel's argument area is valgrind's, and the program's are a copy elsewhere: leave both alone. */
+	if ((uintptr_t)program_invocation_name < v[0] || (uintptr_t)program_invocation_name >= v[1]) {
+		return;
+	}
+#else
+	return;   /* no way to tell that the area is ours */
+#endif
+	area = (char *)(uintptr_t)v[0];
+	cap = (size_t)(v[1] - v[0]);
+	len = strlen(title);
+	if (len + 1 > cap && v[2] == v[1] && v[3] > v[2] && v[3] - v[2] < (1u << 20)) {
+		/* Move every environment string that lives there to the heap (getenv keeps working), then
+		 * take the room. A string that cannot be copied keeps the room as it is. */
+		int moved = 1;
+
+		for (char **e = environ; e && *e; e++) {
+			if ((uintptr_t)*e >= v[2] && (uintptr_t)*e < v[3]) {
+				char *copy = strdup(*e);
+
+				if (!copy) {
+					moved = 0;
+					break;
+				}
+				*e = copy;
+			}
+		}
+		if (moved) {
+			cap = (size_t)(v[3] - v[0]);
+		}
+	}
+	if (cap < 2) {
+		return;
+	}
+	if (len > cap - 1) {
+		len = cap - 1;
+	}
+	memcpy(area, title, len);
+	memset(area + len, 0, cap - len);
+#else
+	(void)cfg;
+#endif
 }
 
 static void on_key(void *ctx, const char *rkey, size_t rlen)
@@ -98,7 +218,7 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 	tbl_redis_tracker_t *tr;
 	unsigned ping_ms = cfg->max_stale_ms / 4u, retry_ms = 50u;
 	uint64_t next_check = 0;
-	int tracking = 0;
+	int tracking = 0, tracked_before = 0;
 
 	if (ping_ms > 250u) {
 		ping_ms = 250u;
@@ -117,6 +237,7 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 	for (;;) {
 		uint64_t now = tbl_clock_monotonic_ms(), fresh = 0;
 
+		tbl_tier_helper_beat(t);
 		if (now >= next_check) {
 			if (!tbl_tier_helper_current(t) || !tbl_tier_others_alive(t)) {
 				break;
@@ -130,7 +251,10 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 				retry_ms = retry_ms * 2u > TIER_RETRY_MAX_MS ? TIER_RETRY_MAX_MS : retry_ms * 2u;
 				continue;
 			}
-			tracking = 1;
+			if (tracked_before) {
+				tbl_tier_count(t, TBL_TIER_RECONNECTS, 1);
+			}
+			tracking = tracked_before = 1;
 			retry_ms = 50u;
 			flush_tiered(&h);
 		}
@@ -184,9 +308,16 @@ int tbl_tier_helper_ensure(tbl_t *t, const tbl_tier_config_t *cfg)
 {
 	pid_t child;
 	int status;
+	int32_t hung;
+	uint64_t hung_start;
 
-	if (!tbl_tier_helper_claim(t, TIER_CLAIM_MS)) {
+	if (!tbl_tier_helper_claim_hung(t, TIER_CLAIM_MS, TIER_HANG_MS(cfg), &hung, &hung_start)) {
 		return 0;
+	}
+	/* A hung helper's place is ours now: end it (it is stopped, or stuck), the same process still, not
+	 * one that took its pid since. Were it to run on, it would leave at its next check. */
+	if (hung != 0 && tbl_proc_alive((pid_t)hung, hung_start)) {
+		kill((pid_t)hung, SIGKILL);
 	}
 	child = fork();
 	if (child < 0) {
@@ -199,6 +330,7 @@ int tbl_tier_helper_ensure(tbl_t *t, const tbl_tier_config_t *cfg)
 
 		if (helper == 0) {
 			detach_from_parent();
+			set_title(cfg);
 			tbl_tier_helper_run(t, cfg);
 			tbl_detach(t);   /* its reader slot, now, rather than when a reaper finds it dead */
 			_exit(0);

@@ -64,6 +64,52 @@ function tier_hits(): int
     return Table::stats()['hits'];
 }
 
+// The table's own counts of what its tiered reads did (stats()['redis'], exact across processes): which
+// calls the L1 answered, which went to Redis, and what disturbed the L1 (a flush, a stale L1, an
+// invalidation). Unlike Redis's server-wide GET count, nothing another client does shows up here.
+function tier_counts(): array
+{
+    $s = Table::stats()['redis'];
+    return ['l1_hits' => $s['l1_hits'], 'reads' => $s['reads'], 'bypasses' => $s['bypasses'],
+        'flushes' => $s['flushes'], 'invalidations' => $s['invalidations']];
+}
+
+// What moved between two tier_counts().
+function tier_counts_delta(array $before, array $after): array
+{
+    $d = [];
+    foreach ($after as $k => $v) {
+        $d[$k] = $v - $before[$k];
+    }
+    return $d;
+}
+
+// Fill the L1 with $key and make sure the copy stays: the key's own write's invalidation comes back from
+// Redis after set() returned (a loaded machine may take long), and drops a copy made before it. So: wait
+// until it has been applied (the helper's count moves past $invalidationsBefore, an event), then read
+// until a read is an L1 hit. The deadline only tells a hang from slowness.
+function tier_warm(string $key, int $invalidationsBefore, float $timeout = 120.0): void
+{
+    $end = hrtime(true) + (int) ($timeout * 1e9);
+    while (Table::stats()['redis']['invalidations'] <= $invalidationsBefore) {
+        if (hrtime(true) > $end) {
+            tier_fail("the invalidation of $key's own write never came back from Redis: " . json_encode(Table::stats()['redis']));
+        }
+        usleep(1000);
+    }
+    for (;;) {
+        $c = tier_counts();
+        Table::get($key, TIER_NS);
+        if (tier_counts()['l1_hits'] - $c['l1_hits'] === 1) {
+            return;
+        }
+        if (hrtime(true) > $end) {
+            tier_fail("$key never became an L1 hit: " . json_encode(Table::stats()['redis']));
+        }
+        usleep(1000);
+    }
+}
+
 function tier_result(array $fields): void
 {
     echo 'RESULT ', json_encode($fields), "\n";

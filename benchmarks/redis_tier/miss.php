@@ -2,8 +2,9 @@
 // Case b: the miss path. Keys are written into Redis with phpredis, in the tier's encoding (as another
 // host's set() would store them), so none is in this host's L1; the table then reads each once with a
 // fresh L1 (GET+PTTL in one round trip, then the fill), against phpredis GET of as many other keys
-// written the same way. Every value is compared, and a table pass counts only if Redis executed exactly
-// one GET per key read (each read was a miss that went to Redis, none an L1 hit).
+// written the same way. Every value is compared, and a table pass counts only if the table's own
+// counters (stats()['redis'], exact) say each read went to Redis and none was an L1 hit, and Redis ran at
+// least one GET per read (more may be another client's: the count is the server's).
 // Usage: php miss.php KEYS PASSES
 declare(strict_types=1);
 
@@ -39,6 +40,7 @@ $tableUs = $redisUs = [];
 for ($p = 0; $p < $passes; $p++) {
     $entries = Table::stats()['entries'];
     $gets = tier_get_calls($redis);
+    $before = tier_counts();
     $t = hrtime(true);
     foreach ($sets[$p]['table'] as $key => $value) {
         if (Table::get($key, TIER_NS) !== $value) {
@@ -46,8 +48,12 @@ for ($p = 0; $p < $passes; $p++) {
         }
     }
     $t = hrtime(true) - $t;
-    if (($g = tier_get_calls($redis) - $gets) !== $n) {
-        tier_fail("pass $p: Redis ran $g GETs for $n table reads (not all misses)");
+    $d = tier_counts_delta($before, tier_counts());
+    if ($d['reads'] !== $n || $d['l1_hits'] !== 0) {
+        tier_fail("pass $p: the table counted {$d['reads']} reads of Redis and {$d['l1_hits']} L1 hits for $n gets (not all misses)");
+    }
+    if (($g = tier_get_calls($redis) - $gets) < $n) {
+        tier_fail("pass $p: Redis ran $g GETs for $n table reads");
     }
     if (!Table::stats()['redis']['fresh']) {
         tier_fail("pass $p: the L1 went stale (reads did not fill it)");

@@ -78,11 +78,24 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/redis-tier-bench.XXXXXX")
 REDIS_PID=""
 cleanup() { [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null; rm -rf "$work"; true; }
 trap cleanup EXIT
-port=$("$PHP_BIN" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
-redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$work" --logfile "$work/redis.log" &
-REDIS_PID=$!
-for _ in $(seq 100); do redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
-redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 || { cat "$work/redis.log" >&2; die "redis-server did not answer on port $port"; }
+# The free port is the kernel's pick, given back before redis-server takes it: on a busy machine another
+# server (a test's) may take it first, and ours then fails to bind while theirs answers our PING. So the
+# server must say it is ours (INFO's process_id), or another port is tried.
+ours=0
+for _attempt in 1 2 3 4 5; do
+	port=$("$PHP_BIN" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
+	redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$work" --logfile "$work/redis.log" &
+	REDIS_PID=$!
+	for _ in $(seq 200); do
+		kill -0 "$REDIS_PID" 2>/dev/null || break   # it could not bind: try another port
+		pid=$(redis-cli -h 127.0.0.1 -p "$port" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p' || true)
+		[ "$pid" = "$REDIS_PID" ] && { ours=1; break; }
+		sleep 0.05
+	done
+	[ $ours = 1 ] && break
+	kill "$REDIS_PID" 2>/dev/null; wait "$REDIS_PID" 2>/dev/null; REDIS_PID=""
+done
+[ $ours = 1 ] || { cat "$work/redis.log" >&2; die "could not start a redis-server of our own on a free port"; }
 
 php_cmd=("$PHP_BIN" -n "${phpredis[@]}" -d "extension=$so" -d "table.redis=tcp://127.0.0.1:$port" -d table.redis_namespaces=tiered -d table.redis_max_stale=60000)
 export TIER_BENCH_HOST=127.0.0.1 TIER_BENCH_PORT=$port

@@ -10,6 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "table_fixture.h"
+#include "epoch.h"
+#include "proc.h"
+#include "tier.h"
 
 #define MB (1024u * 1024u)
 
@@ -152,6 +155,95 @@ TBL_TEST(test_freshness_and_the_helpers_place)
 	tbl_destroy(t);
 }
 
+/* A registered helper that lives but stops beating is hung: a claim with a hang bound takes its place and
+ * names it (pid and start time) for the claimer to end; one that beats keeps its place. */
+TBL_TEST(test_a_helper_that_stops_beating_is_replaced)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	int go[2], done[2];
+	pid_t child;
+	int32_t hung = -1;
+	uint64_t hung_start = 1;
+	char c = 0;
+	int status;
+
+	REQUIRE(t != NULL);
+	REQUIRE(pipe(go) == 0 && pipe(done) == 0);
+	child = fork();
+	if (child == 0) {
+		tbl_tier_helper_register(t);   /* beats once, then stays silent until told to go */
+		if (write(done[1], &c, 1) != 1 || read(go[0], &c, 1) != 1) {
+			_exit(1);
+		}
+		_exit(0);
+	}
+	REQUIRE(read(done[0], &c, 1) == 1);
+	tbl_tier_set_fresh_ms(t, 777);
+	/* Young beat: not hung, whatever the claim bound. */
+	CHECK(tbl_tier_helper_claim_hung(t, 0, 60000, &hung, &hung_start) == 0);
+	CHECK(hung == 0);
+	/* Without a hang bound (tbl_tier_helper_claim), a live helper keeps its place. */
+	CHECK(tbl_tier_helper_claim(t, 0) == 0);
+	/* Silent for longer than the bound (0 ms here): its place is taken, it is named, and the freshness it
+	 * published is withdrawn. */
+	CHECK(tbl_tier_helper_claim_hung(t, 60000, 0, &hung, &hung_start) == 1);
+	CHECK(hung == (int32_t)child);
+	CHECK_EQ_U64(hung_start, tbl_proc_start_time(child));
+	CHECK_EQ_U64(tbl_tier_fresh_ms(t), 0);
+	/* The place is now a claim: the next claimer waits for it as for any young claim. */
+	CHECK(tbl_tier_helper_claim_hung(t, 60000, 0, &hung, &hung_start) == 0);
+	REQUIRE(write(go[1], &c, 1) == 1);
+	REQUIRE(waitpid(child, &status, 0) == child);
+	close(go[0]); close(go[1]); close(done[0]); close(done[1]);
+	tbl_destroy(t);
+}
+
+/* The counters are shared: adds from several processes all land. */
+TBL_TEST(test_tier_counters_add_up_across_processes)
+{
+	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
+	uint64_t c[TBL_TIER_NCOUNTERS];
+	pid_t kids[4];
+	int i, status;
+
+	REQUIRE(t != NULL);
+	tbl_tier_counters(t, c);
+	for (i = 0; i < TBL_TIER_NCOUNTERS; i++) {
+		CHECK_EQ_U64(c[i], 0);
+	}
+	/* Two rounds of four: L1 hits go to each process's slot (the second round's processes take the
+	 * slots the first left, whether they detached or just exited), the rest to the header. */
+	for (int round = 0; round < 2; round++) {
+		for (i = 0; i < 4; i++) {
+			kids[i] = fork();
+			if (kids[i] == 0) {
+				if (tbl_slot_ensure(t) != TBL_OK) {
+					_exit(1);
+				}
+				for (int k = 0; k < 10000; k++) {
+					tbl_tier_count_l1_hit(t);
+					tbl_tier_count(t, TBL_TIER_READS, 2);
+				}
+				if (i & 1) {
+					tbl_detach(t);
+				}
+				_exit(0);
+			}
+		}
+		for (i = 0; i < 4; i++) {
+			REQUIRE(waitpid(kids[i], &status, 0) == kids[i]);
+			CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		}
+		tbl_slots_reap_gone(t);
+	}
+	tbl_tier_count_l1_hit(t);   /* this process, with or without a slot */
+	tbl_tier_counters(t, c);
+	CHECK_EQ_U64(c[TBL_TIER_L1_HITS], 80001);
+	CHECK_EQ_U64(c[TBL_TIER_READS], 160000);
+	CHECK_EQ_U64(c[TBL_TIER_ERRORS], 0);
+	tbl_destroy(t);
+}
+
 TBL_TEST(test_others_alive_sees_the_creator_and_slot_holders)
 {
 	tbl_t *t = fixture_open(4 * MB, TBL_POLICY_LRU);
@@ -291,6 +383,8 @@ static const tbl_test_t tests[] = {
 	TBL_TEST_ENTRY(test_only_the_helpers_invalidations_are_counted),
 	TBL_TEST_ENTRY(test_advancing_the_epoch_stops_every_fill_in_flight),
 	TBL_TEST_ENTRY(test_freshness_and_the_helpers_place),
+	TBL_TEST_ENTRY(test_a_helper_that_stops_beating_is_replaced),
+	TBL_TEST_ENTRY(test_tier_counters_add_up_across_processes),
 	TBL_TEST_ENTRY(test_others_alive_sees_the_creator_and_slot_holders),
 	TBL_TEST_ENTRY(test_a_fill_racing_invalidations_never_leaves_a_stale_copy),
 };

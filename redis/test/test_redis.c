@@ -465,6 +465,32 @@ static void test_connection_refused(void)
 	tbl_redis_free(r);
 }
 
+/* A host name is looked up within the call's deadline (getaddrinfo_a), and each of its addresses is
+ * tried in turn: "localhost" may give ::1 first, where the server (bound to 127.0.0.1) refuses. A name
+ * that does not resolve fails the call with the lookup named, whatever the resolver does (it may take
+ * its own time without DNS at hand: the deadline cuts it). */
+static void test_host_name_lookup(void)
+{
+	tbl_redis_url_t url;
+	char err[64];
+	char text[96];
+	snprintf(text, sizeof(text), "tcp://localhost:%d", server.port);
+	REQUIRE(tbl_redis_url_parse(text, strlen(text), &url, err, sizeof(err)) == 0);
+	tbl_redis_t *r = tbl_redis_new(&url, 5000);
+	test_client = r;
+	CHECK_ST(tbl_redis_ping(r), TBL_REDIS_OK);
+	tbl_redis_free(r);
+
+	snprintf(text, sizeof(text), "tcp://no-such-host.invalid:%d", server.port);
+	REQUIRE(tbl_redis_url_parse(text, strlen(text), &url, err, sizeof(err)) == 0);
+	r = tbl_redis_new(&url, 300);
+	test_client = r;
+	CHECK_ST(tbl_redis_ping(r), TBL_REDIS_EIO);
+	CHECK(strstr(tbl_redis_last_error(r), "looking up no-such-host.invalid") != NULL);
+	fprintf(stderr, "  no-such-host.invalid: %s\n", tbl_redis_last_error(r));
+	tbl_redis_free(r);
+}
+
 static void test_frozen_server(void)
 {
 	const unsigned timeout = 1000;
@@ -608,6 +634,7 @@ static const test_case_t tests[] = {
 	TEST_ENTRY(test_del_prefix),
 	TEST_ENTRY(test_auth_and_db),
 	TEST_ENTRY(test_connection_refused),
+	TEST_ENTRY(test_host_name_lookup),
 	TEST_ENTRY(test_frozen_server),
 	TEST_ENTRY(test_server_restarted),
 	TEST_ENTRY(test_sigpipe_not_delivered),

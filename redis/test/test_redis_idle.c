@@ -146,7 +146,7 @@ static void test_closed_while_idle_tcp(void)
 	tbl_redis_conn_t c;
 	tbl_redis_url_t url = test_server_tcp_url(&server, NULL);
 	tbl_redis_conn_init(&c, &url, 2000);
-	REQUIRE_ST(tbl_redis_conn_open(&c, 0), TBL_REDIS_OK);
+	REQUIRE_ST(tbl_redis_conn_open(&c, 0, tbl_redis_now_ms() + c.timeout_ms), TBL_REDIS_OK);
 	CHECK(!tbl_redis_conn_closed_while_idle(&c));
 	REQUIRE(raw_ok(admin, "CLIENT KILL TYPE normal SKIPME yes"));
 	struct pollfd pfd = { .fd = c.ctx->fd, .events = POLLIN };

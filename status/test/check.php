@@ -760,6 +760,42 @@ if (($zc = serve('127.0.0.1', $tmp, $so, ['table.zero_copy=1'], 2)) !== null) {
         'the holder read its array without a copy and found it intact after the overwrite', json_encode($held));
 }
 
+/* ---- the Redis tier's counters ------------------------------------------------------------------------ */
+// A build with the tier and a redis-server at hand: a server of the table with a tiered namespace; the
+// page's Redis section shows every counter of stats()['redis'] (reads, l1_hits, misses, fills, errors,
+// reconnects, failovers, bypasses, ...) as stats() has it. The helper moves only invalidations, flushes and
+// the freshness on its own, so those are not compared.
+if (isset($after['redis']) && trim((string) shell_exec('command -v redis-server 2>/dev/null'))) {
+    $sock = "$tmp/redis.sock";
+    $rp = proc_open(['redis-server', '--port', '0', '--unixsocket', $sock, '--unixsocketperm', '700', '--save', '',
+        '--appendonly', 'no', '--dir', $tmp], [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$tmp/redis.log", 'a'],
+        2 => ['file', "$tmp/redis.log", 'a']], $rpipes);
+    $cleanup[] = function () use ($rp) {
+        proc_terminate($rp, SIGKILL);
+        proc_close($rp);
+    };
+    for ($end = microtime(true) + 60; microtime(true) < $end && !file_exists($sock); usleep(20000)) {
+    }
+    $tb = file_exists($sock) ? serve('127.0.0.1', $tmp, $so, ["table.redis=unix://$sock", 'table.redis_namespaces=tiered']) : null;
+    if (check($tb !== null, 'a server of a table with a tiered namespace (redis-server on a unix socket)', @file_get_contents("$tmp/redis.log") ?: '')) {
+        [$st, $body] = http_get("$tb/fixture.php?tier=1");
+        $t = json_decode($body, true);
+        [$html, $err, $rc] = chromium("$tb/table-status.php", ['--dump-dom']);
+        $s = json_decode(http_get("$tb/fixture.php?stats=1")[1], true)['redis'] ?? [];
+        $fig = page_figures(dom($html));
+        $diff = [];
+        foreach (['reads', 'l1_hits', 'misses', 'fills', 'errors', 'reconnects', 'failovers', 'bypasses', 'helper_starts'] as $k) {
+            if (!isset($s[$k]) || ($fig["redis_$k"] ?? null) !== (string) $s[$k]) {
+                $diff[] = "$k: page " . var_export($fig["redis_$k"] ?? null, true) . ', stats() ' . var_export($s[$k] ?? null, true);
+            }
+        }
+        check($st === 200 && ($t['found'] ?? 0) === 60 && $rc === 0 && $diff === []
+            && $s['reads'] + $s['l1_hits'] === 65 && $s['misses'] === 5,
+            "the page's Redis tier section shows stats()['redis']'s counters (60 reads of 20 keys, 5 of missing ones: reads + l1_hits = 65, misses = 5)",
+            "HTTP $st, exit $rc; " . implode('; ', $diff) . '; ' . json_encode($s));
+    }
+}
+
 /* ---- screenshot -------------------------------------------------------------------------------------- */
 if ($shot !== null) {
     @mkdir(dirname($shot), 0777, true);

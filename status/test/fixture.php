@@ -4,11 +4,29 @@
  * to a web folder). ?seed=1 fills the table with known data, hostile names included; ?stats=1 returns
  * stats() as JSON, as the server process (which owns the table the page shows) sees it; ?seed=demo fills
  * it like a busy application's cache, for the README's screenshot; ?hold=1 holds a retired entry as a
- * zero-copy reader until ?release=1.
+ * zero-copy reader until ?release=1; ?tier=1 writes and reads a tiered namespace.
  */
 use Shm\Table;
 
 header('Content-Type: application/json');
+if (isset($_GET['tier'])) {
+    // The Redis tier (check.php serves this with table.redis and table.redis_namespaces=tiered): writes,
+    // reads of what exists and of what does not, so that every counter of stats()['redis'] has moved.
+    for ($i = 0; $i < 20; $i++) {
+        Table::set("k$i", ['n' => $i], null, 'tiered');
+    }
+    $found = 0;
+    for ($round = 0; $round < 3; $round++) {
+        for ($i = 0; $i < 20; $i++) {
+            $found += Table::get("k$i", 'tiered') !== null;
+        }
+    }
+    for ($i = 0; $i < 5; $i++) {
+        Table::get("absent$i", 'tiered');
+    }
+    echo json_encode(['found' => $found, 'redis' => Table::stats()['redis']]);
+    return;
+}
 if (($_GET['seed'] ?? '') === 'demo') {
     Table::clearAll();
     mt_srand(42);

@@ -9,7 +9,7 @@ foreach (['table.enabled', 'table.memory', 'table.eviction_policy', 'table.seria
           'table.zero_copy', 'table.zero_copy_budget', 'table.segment', 'table.segment_dir', 'table.segment_mode',
           'table.segment_recreate', 'table.compression', 'table.compression_threshold', 'table.redis',
           'table.redis_namespaces', 'table.redis_prefix', 'table.redis_timeout', 'table.redis_max_stale',
-          'table.redis_allowed_classes'] as $name) {
+          'table.redis_allowed_classes', 'table.redis_on_error'] as $name) {
     echo $name, ' = ', var_export(ini_get($name), true), "\n";
 }
 var_dump(ini_set('table.memory', '128M'), ini_get('table.memory'));
@@ -44,6 +44,7 @@ table.redis_prefix = 'table:'
 table.redis_timeout = '1000'
 table.redis_max_stale = '1000'
 table.redis_allowed_classes = '*'
+table.redis_on_error = 'throw'
 bool(false)
 string(3) "64M"
 bool(false)
@@ -65,6 +66,7 @@ table.redis: access system
 table.redis_allowed_classes: access system
 table.redis_max_stale: access system
 table.redis_namespaces: access system
+table.redis_on_error: access system
 table.redis_prefix: access system
 table.redis_timeout: access system
 table.relay_alias: access system

@@ -24,7 +24,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-array(21) {
+array(22) {
   [0]=>
   string(17) "table.apcu_compat"
   [1]=>
@@ -48,24 +48,26 @@ array(21) {
   [10]=>
   string(22) "table.redis_namespaces"
   [11]=>
-  string(18) "table.redis_prefix"
+  string(20) "table.redis_on_error"
   [12]=>
-  string(19) "table.redis_timeout"
+  string(18) "table.redis_prefix"
   [13]=>
-  string(17) "table.relay_alias"
+  string(19) "table.redis_timeout"
   [14]=>
-  string(13) "table.segment"
+  string(17) "table.relay_alias"
   [15]=>
-  string(17) "table.segment_dir"
+  string(13) "table.segment"
   [16]=>
-  string(18) "table.segment_mode"
+  string(17) "table.segment_dir"
   [17]=>
-  string(22) "table.segment_recreate"
+  string(18) "table.segment_mode"
   [18]=>
-  string(16) "table.serializer"
+  string(22) "table.segment_recreate"
   [19]=>
-  string(15) "table.zero_copy"
+  string(16) "table.serializer"
   [20]=>
+  string(15) "table.zero_copy"
+  [21]=>
   string(22) "table.zero_copy_budget"
 }
 bool(true)

@@ -35,7 +35,10 @@ $calls = 0;
 var_dump(Table::remember('r', function () use (&$calls) { $calls++; return ['computed']; }, 60, $ns));
 var_dump(Table::remember('r', function () use (&$calls) { $calls++; return ['again']; }, 60, $ns), $calls);
 var_dump(Table::delete('r', $ns), Table::delete('r', $ns));
-try { Table::getWithMeta('v0', $ns); } catch (Shm\TableException $e) { echo "getWithMeta: ", $e->getMessage(), "\n"; }
+// getWithMeta(): the value and what this host knows of it (tests/15_redis_tier/get_with_meta.phpt says more).
+[$v, $m] = Table::getWithMeta('t', $ns);
+echo "getWithMeta: ", var_export($v, true), ' ', implode(',', array_keys($m)), ' ', $m['length'], ' ', $m['ttl'], "\n";
+var_dump(Table::getWithMeta('missing', $ns));
 // Not tiered: local only.
 var_dump(Table::set('local', 'here', null, 'other'), Table::get('local', 'other'));
 var_dump(Table::clear($ns), Table::get('v0', $ns));
@@ -130,7 +133,8 @@ array(1) {
 int(1)
 bool(true)
 bool(false)
-getWithMeta: getWithMeta(): namespace "shared" is tiered (table.redis_namespaces), and Redis keeps no creation or update times; use get() and ttl()
+getWithMeta: 'x' cached,length,ttl,created,updated 1 -1
+bool(false)
 bool(true)
 string(4) "here"
 bool(true)
