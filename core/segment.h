@@ -70,8 +70,10 @@ typedef struct tbl_slot {
 	uint64_t start_time;           /* owner's process start time (proc.h) */
 	uint64_t handover_ms;          /* TBL_SLOT_HANDOVER: when the parent claimed it (monotonic ms) */
 	_Atomic uint32_t nholds;       /* records in this slot's hold list (epoch.c; written by the owner) */
-	uint32_t reserved1;
-	uint64_t reserved[3];
+	_Atomic int32_t tid;           /* 0: owned by the whole process; else by this thread of it (a thread
+	                                  handle, tbl_thread_open) */
+	uint64_t tid_start;            /* that thread's start time (proc.h), with tid */
+	uint64_t reserved[2];
 	tbl_counters_t stats;          /* second cache line */
 } tbl_slot_t;
 
@@ -126,7 +128,8 @@ typedef struct tbl_claim {
 	uint64_t start_time;
 	uint64_t deadline_ms;          /* CLOCK_MONOTONIC */
 	uint16_t key_len;              /* the whole key's length */
-	uint8_t reserved[6];
+	uint8_t reserved[2];
+	int32_t tid;                   /* the claimant's thread (0: the process; see tbl_slot_t.tid) */
 	char key[TBL_CLAIM_KEY_INLINE];   /* the key's first min(key_len, TBL_CLAIM_KEY_INLINE) bytes */
 } tbl_claim_t;
 
@@ -267,6 +270,9 @@ struct tbl {
 	uint32_t store_count;          /* drives incremental TTL sweeps */
 	uint64_t evict_looked;         /* blocks this process's evictions looked at (core/bench/eviction_replay) */
 	pid_t pid;                     /* owner of `slot` */
+	pid_t tid;                     /* a thread handle (tbl_thread_open): its thread; 0: the process's handle */
+	tbl_t *thread_next;            /* thread handles of this process (epoch.c, for fork) */
+	tbl_t *thread_prev;
 	_Atomic uint64_t *holds;       /* all slots' hold lists (TBL_HOLD_MAX each) */
 	uint64_t *hold_set;            /* process-local: offsets this process holds, open addressing */
 	uint64_t *held_cache;          /* process-local: held offsets by key hash (tbl_lookup_held) */
