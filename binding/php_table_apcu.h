@@ -48,13 +48,17 @@ typedef struct php_table_apcu_settings {
 	bool slam_defense, coredump_unmap;
 	zend_long shm_segments, entries_hint, gc_ttl, ttl, smart;
 	char *shm_size, *mmap_file_mask, *preload_path, *serializer;
-	/* Per process / per request. */
-	bool active;             /* apc.enabled, and not the CLI unless apc.enable_cli (APCu's rule) */
+	/* Per request. */
 	bool warned;             /* this request already warned that the table is unavailable */
 	time_t request_time;     /* apc.use_request_time: the request's start, 0 until first needed */
 } php_table_apcu_settings;
 
-extern PHP_TABLE_HIDDEN php_table_apcu_settings php_table_apcu_g;
+/* The settings are the apcu module's globals (per thread under ZTS: PHP_INI_ALL ones may differ). */
+typedef php_table_apcu_settings zend_table_apcu_globals;
+ZEND_EXTERN_MODULE_GLOBALS(table_apcu)
+#define PHP_TABLE_APCU_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(table_apcu, v)
+/* apc.enabled, and not the CLI unless apc.enable_cli (APCu's rule): the process's, set in MINIT. */
+extern PHP_TABLE_HIDDEN bool php_table_apcu_active;
 /* PHP_TABLE_APCU_NS as a persistent interned string, for the helpers that take a namespace name. */
 extern PHP_TABLE_HIDDEN zend_string *php_table_apcu_ns;
 

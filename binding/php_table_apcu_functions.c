@@ -41,16 +41,16 @@ static php_table_apcu_ttl_kind php_table_apcu_ttl(zend_long ttl, uint32_t *out)
 	if (ttl < 0) {
 		return PHP_TABLE_APCU_TTL_EXPIRED;
 	}
-	if (php_table_apcu_g.use_request_time) {
+	if (PHP_TABLE_APCU_G(use_request_time)) {
 		time_t now = time(NULL);
 
-		if (!php_table_apcu_g.request_time) {
-			php_table_apcu_g.request_time = (time_t)sapi_get_request_time();
+		if (!PHP_TABLE_APCU_G(request_time)) {
+			PHP_TABLE_APCU_G(request_time) = (time_t)sapi_get_request_time();
 		}
 		/* Counted from the request's start, as APCu's clock would be; at least one second, so that the
 		 * request that stored it still sees it, as APCu's frozen clock lets it. */
-		if (now > php_table_apcu_g.request_time) {
-			ttl -= (zend_long)(now - php_table_apcu_g.request_time);
+		if (now > PHP_TABLE_APCU_G(request_time)) {
+			ttl -= (zend_long)(now - PHP_TABLE_APCU_G(request_time));
 		}
 		if (ttl < 1) {
 			ttl = 1;

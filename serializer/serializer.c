@@ -18,6 +18,13 @@
 
 bool php_table_encode_images;
 
+/* Thread-safe PHP: the extension's one TSRM cache (ZEND_TSRMLS_CACHE_UPDATE in table.c's GINIT and RINIT)
+ * is defined here, in the lowest Zend layer, because every layer of the binding reads it (TABLE_G,
+ * EG, emalloc): calls go down only (scripts/check-binding-layers.sh). */
+#if defined(COMPILE_DL_TABLE) && defined(ZTS)
+ZEND_TSRMLS_CACHE_DEFINE()
+#endif
+
 static zend_class_entry *exception_ce;   /* Shm\TableException, from php_table_serializer_startup() */
 
 static const php_table_serializer *const serializers[] = {
