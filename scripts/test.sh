@@ -20,6 +20,9 @@
 #   smoke      benchmarks/smoke.sh, a short run of every benchmark case, and benchmarks/test/*_check.sh
 #   adapters   php/tests/run.sh: table/cache's PHPUnit suite (PSR-16, PSR-6, Symfony, Laravel) on the table.so
 #   observe    status/test/run.sh: the status page served by `php -S`, checked in headless Chromium
+#   embed      (not by default: it needs a thread-safe PHP with the embed SAPI, scripts/build-zts-php.sh)
+#              tests/embed/run.sh: 8 threads of one process running PHP requests on the table, exact
+#              totals (with --zero-copy: table.zero_copy=1 there too)
 #
 # Options (environment variables in brackets):
 #   --quick               same as --layers=phpt
@@ -456,6 +459,22 @@ if has_layer smoke && [ $BUILT = 1 ]; then
 	for f in benchmarks/test/*_check.sh; do [ -f "$f" ] && scripts+=("$f"); done
 	[ ${#scripts[@]} -gt 0 ] || record smoke 0 0 0 "no benchmarks/smoke.sh yet"
 	for f in "${scripts[@]+"${scripts[@]}"}"; do run_bench_script "$f"; done
+fi
+
+# --- layer: embed ----------------------------------------------------------------------------------------
+# The threaded harness on the embed SAPI of a thread-safe PHP (tests/embed/run.sh, FrankenPHP's model).
+if has_layer embed && [ $BUILT = 1 ]; then
+	banner "embed: tests/embed/run.sh (threads of one process running PHP requests)"
+	elog="$BUILD_ROOT/embed-$LABEL.log"
+	EMBED_BUILD_DIR="$BUILD_ROOT/embed-$LABEL" EMBED_INI=$([ "$ZERO_COPY" = 1 ] && echo table.zero_copy=1) \
+		bash tests/embed/run.sh "$PHP_CONFIG" "$EXT_SO" 2>&1 | tee "$elog"
+	erc=${PIPESTATUS[0]}
+	c=$(counts_from embed-threads "$elog")
+	if [ -z "$c" ]; then record embed 0 1 0 "tests/embed/run.sh ended without a summary (exit $erc); see $elog"
+	else
+		set -- $c
+		if [ "$erc" -ne 0 ] && [ "$2" -eq 0 ]; then record embed "$1" 1 0 "exit $erc"; else record embed "$1" "$2"; fi
+	fi
 fi
 
 # --- layers: adapters, observe ---------------------------------------------------------------------------
