@@ -11,6 +11,12 @@
 #   PHP_ZTS_DEBUG=0        a release ZTS build (default 1: --enable-debug too; prefix then php-zts-release)
 #   PHP_ZTS_CONFIGURE_EXTRA="..."   extra configure flags
 #   PHP_ZTS_VERSION=8.4    the source package phpX.Y to build (default: the release PHP's X.Y)
+#   PHP_ZTS_APACHE=1       also build mod_php (the apache2handler SAPI, through apache2-dev's apxs2) into
+#                          $prefix/lib/apache2/mod_php.so: PHP builds one such SAPI at a time, so a second
+#                          configure of the same source, with the same flags and --with-apxs2 instead of
+#                          --enable-embed; only its module is kept (its CLI is the same). Apache loads it
+#                          with `LoadModule php_module .../mod_php.so`, and extensions built for this PHP
+#                          load in it (tests/apache/run.sh)
 #
 # Why debug by default: ZTS is where this extension's per-thread state lives, and a debug build asserts
 # what a release build lets through (TSRM cache misuse, refcounts of values shared across threads, leaks at
@@ -58,12 +64,44 @@ if [ -z "$VERSION" ]; then
 fi
 [[ "$VERSION" =~ ^[0-9]+\.[0-9]+$ ]] || die "cannot tell which PHP to build (php-config --version: '$VERSION')"
 
+APACHE_FLAGS=()
+for f in "${CONFIGURE_FLAGS[@]}"; do [ "$f" = --enable-embed ] || APACHE_FLAGS+=("$f"); done
+APACHE_FLAGS+=(--with-apxs2=/usr/bin/apxs2)
+APACHE_STAMP="$PREFIX/.table-apache-flags"
+APACHE_SO="$PREFIX/lib/apache2/mod_php.so"
+
+# build_apache SRCDIR: mod_php from a copy of the source, configured as the ZTS PHP is but for its SAPI.
+build_apache() {
+	local work="$CACHE/src/zts-apache/$(basename "$1")" buildlog="$CACHE/php-zts-apache.log"
+	apt_ensure apache2-bin apache2-dev
+	mkdir -p "$work"
+	rsync -a --delete --exclude='*.o' --exclude='*.lo' --exclude='.libs' "$1/" "$work/"
+	log "building mod_php (ZTS) for $PREFIX (-j$JOBS, log: $buildlog)"
+	: >"$buildlog"
+	(
+		cd "$work"
+		run() { "$@" >>"$buildlog" 2>&1 || { tail -n 40 "$buildlog" >&2; die "failed: $* (see $buildlog)"; }; }
+		[ -f Makefile ] && run make distclean
+		run ./buildconf --force
+		run ./configure "${APACHE_FLAGS[@]}"
+		run make -j"$JOBS"
+	) || exit 1
+	# Not `make install`: apxs would install it into Apache's own module directory and enable it there.
+	mkdir -p "$(dirname "$APACHE_SO")"
+	cp "$work/libs/libphp.so" "$APACHE_SO"
+	printf '%s' "${APACHE_FLAGS[*]}" >"$APACHE_STAMP"
+}
+apache_built() { [ -f "$APACHE_SO" ] && [ -f "$APACHE_STAMP" ] && [ "$(cat "$APACHE_STAMP")" = "${APACHE_FLAGS[*]}" ]; }
+
 if [ -x "$PREFIX/bin/php" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "${CONFIGURE_FLAGS[*]}" ] \
 	&& [ "$("$PREFIX/bin/php" -r 'echo PHP_ZTS;' 2>/dev/null)" = 1 ] \
 	&& [ "$(php_minor "$PREFIX/bin/php-config")" = "$VERSION" ]; then
 	log "ZTS PHP already built: $("$PREFIX/bin/php" -v | head -n 1)"
 	apt_ensure libtool pkg-config
 	php_link_aclocal "$PREFIX"
+	if [ "${PHP_ZTS_APACHE:-0}" = 1 ] && ! apache_built; then
+		build_apache "$(php_deb_source "$VERSION" "$CACHE")"
+	fi
 	echo "$PREFIX/bin/php-config"
 	exit 0
 fi
@@ -98,6 +136,7 @@ printf '%s' "${CONFIGURE_FLAGS[*]}" >"$STAMP"
 # Debian's source installs the embed SAPI's library under lib/php, upstream's under lib.
 [ -f "$PREFIX/lib/php/libphp.so" ] || [ -f "$PREFIX/lib/libphp.so" ] || die "no libphp.so (the embed SAPI) under $PREFIX/lib"
 log "built: $("$PREFIX/bin/php" -v | head -n 1)"
+[ "${PHP_ZTS_APACHE:-0}" = 1 ] && build_apache "$srcdir"
 echo "$PREFIX/bin/php-config"
 exit
 }

@@ -91,8 +91,9 @@ shipped_files() {
 		case "$f" in
 			# not shipped: development-only parts of the tree
 			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*|redis/build/*) continue ;;
-			# the threaded harness on the embed SAPI: it needs a ZTS PHP built with --enable-embed (scripts/build-zts-php.sh)
-			tests/embed/*) continue ;;
+			# the threaded harnesses, on the embed SAPI and under Apache's event MPM: they need a ZTS PHP built
+			# by scripts/build-zts-php.sh
+			tests/embed/*|tests/apache/*) continue ;;
 			# the PHP library table/cache: a Composer package of its own (php/composer.json), not part of the extension
 			php/*) continue ;;
 			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|redis/.gitignore|package.xml|composer.json) continue ;;
