@@ -81,7 +81,9 @@ static void php_table_unblock_signals(void)
 
 /* SAPIs whose processes end every request, so that the request's zero-copy holds are released regularly. CLI,
  * phpdbg and embed run one request for the process's whole life; FrankenPHP's worker mode, Swoole and
- * RoadRunner run under the cli or frankenphp SAPI and never end theirs either. */
+ * RoadRunner run under the cli or frankenphp SAPI and never end theirs either. The same under ZTS, where
+ * each thread holds in a slot of its own until its request ends (apache2handler under the event MPM:
+ * tests/apache/run.sh). */
 static const char *const php_table_request_scoped_sapis[] = {
 	"fpm-fcgi", "apache2handler", "cgi-fcgi", "litespeed"
 };
@@ -137,14 +139,6 @@ static bool php_table_zero_copy_resolve(zend_ulong memory)
 #ifdef PHP_WIN32
 	/* Each process maps the segment at its own address there; images hold absolute pointers. */
 	php_table_zero_copy = false;
-#endif
-#ifdef ZTS
-	/* Threads hold per thread (each its own slot and hold list, released at its request's end), so
-	 * table.zero_copy=1 is honoured. `auto` stays off until a threaded request-scoped SAPI (apache2handler
-	 * under the event or worker MPM) is tested with it: under threads it means copies. */
-	if (strcmp(zc, "auto") == 0) {
-		php_table_zero_copy = false;
-	}
 #endif
 
 	php_table_zero_copy_budget = memory / 8;

@@ -10,9 +10,9 @@
 #               the requests were served by both processes and by more than one thread of each
 #   handoff     200 values, each written by one request and read back by another (new connections): all
 #               read back, and written and read in more than one process and thread
-#   timeout     with table.zero_copy=1, a request that holds an array zero-copy and is then killed by
-#               max_execution_time leaves nothing held (stats: held_entries 0, pins 0), while a request
-#               that holds one sees it held
+#   timeout     a request that holds an array zero-copy (table.zero_copy=auto: on for apache2handler, under
+#               threads too) and is then killed by max_execution_time leaves nothing held (stats:
+#               held_entries 0, pins 0), while a request that holds one sees it held
 # Installs apache2-bin and apache2-utils (ab) when missing, unless NO_INSTALL=1. Ends with
 # `apache-threads: N passed, N failed`.
 set -uo pipefail
@@ -51,7 +51,6 @@ trap 'stop; rm -rf "$dir"' EXIT
 cat >"$dir/php/php.ini" <<INI
 extension=$dir/table.so
 table.memory=64M
-table.zero_copy=1
 max_execution_time=30
 display_errors=0
 log_errors=1
