@@ -457,7 +457,7 @@ static struct {
 	bool retired;       /* no longer the process's: destroyed when `threads` reaches 0 */
 } php_table_procs[PHP_TABLE_PROCS_MAX];
 
-/* `proc`'s entry, made when missing (NULL when all are taken). Under php_table_proc_lock. */
+/* `proc`'s entry, made when missing with `make` (-1 when there is none, or all are taken). Under php_table_proc_lock. */
 static int php_table_proc_entry(tbl_t *proc, bool make)
 {
 	int i, free_at = -1;
@@ -584,10 +584,10 @@ tbl_t *php_table_handle_slow(void)
  * process started from now on uses another table, so this one lets its old one go and attaches again on
  * first use (issue 33, finding 6: a pool's workers were split between two tables for good). Nothing of
  * the old one is held here: the previous request's zero-copy holds were released after it ended, its
- * claims and read sections at its RSHUTDOWN (under ZTS: by this thread; other threads may still be in
- * a request on the old one, which stays mapped until the last of them moves on). At most once a second: an lstat() costs about 2 us on a
- * 2-core VM, 1-2% of the shortest php-fpm request; time() is a vDSO read. A CLI has one request: it keeps
- * the table it attached to until it ends (documented). */
+ * claims and read sections at its RSHUTDOWN (under ZTS: this thread's; other threads may still be in a
+ * request on the old one, which stays mapped until the last of them moves on). At most once a second: an
+ * lstat() costs about 2 us on a 2-core VM, 1-2% of the shortest php-fpm request; time() is a vDSO read. A
+ * CLI has one request: it keeps the table it attached to until it ends (documented). */
 static void php_table_segment_check(void)
 {
 	time_t now = time(NULL);
