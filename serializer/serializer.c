@@ -15,6 +15,7 @@
 #include "serializer/serializer.h"
 #include "serializer/image.h"
 #include "serializer/compress.h"
+#include "serializer/shape.h"
 
 bool php_table_encode_images;
 
@@ -57,6 +58,7 @@ const php_table_serializer *php_table_serializer_for_type(uint8_t type)
 void php_table_serializer_startup(zend_class_entry *ce)
 {
 	exception_ce = ce;
+	php_table_shape_startup();
 }
 
 ZEND_COLD void php_table_throw_corrupt(const char *why)
