@@ -22,8 +22,8 @@
 # what a release build lets through (TSRM cache misuse, refcounts of values shared across threads, leaks at
 # each thread's request end, the signal blocking depth). A benchmark wants PHP_ZTS_DEBUG=0.
 #
-# The build happens in a copy of the unpacked source ($TABLE_CACHE/src/zts/...), so that it never races
-# the debug PHP's in-tree build. Exit status 3 when the archive lists the source package but does not
+# The build happens in a copy of the unpacked source ($TABLE_CACHE/src/zts/..., zts-release/ for a release
+# build, zts-apache/ for mod_php), so that it never races the debug PHP's in-tree build nor another of these. Exit status 3 when the archive lists the source package but does not
 # serve its files, as for build-debug-php.sh.
 #
 # Idempotent: when $prefix/bin/php exists, is a ZTS build and was configured with the same flags, it does
@@ -35,7 +35,9 @@ set -euo pipefail
 
 CACHE=${TABLE_CACHE:-/var/cache/table-ci}
 DEBUG=${PHP_ZTS_DEBUG:-1}
-if [ "$DEBUG" = 1 ]; then PREFIX=${PHP_ZTS_PREFIX:-$CACHE/php-zts}; else PREFIX=${PHP_ZTS_PREFIX:-$CACHE/php-zts-release}; fi
+NAME=zts
+[ "$DEBUG" = 1 ] || NAME=zts-release
+PREFIX=${PHP_ZTS_PREFIX:-$CACHE/php-$NAME}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 CONFIGURE_FLAGS=(
 	--prefix="$PREFIX"
@@ -72,7 +74,7 @@ APACHE_SO="$PREFIX/lib/apache2/mod_php.so"
 
 # build_apache SRCDIR: mod_php from a copy of the source, configured as the ZTS PHP is but for its SAPI.
 build_apache() {
-	local work="$CACHE/src/zts-apache/$(basename "$1")" buildlog="$CACHE/php-zts-apache.log"
+	local work="$CACHE/src/$NAME-apache/$(basename "$1")" buildlog="$CACHE/php-$NAME-apache.log"
 	apt_ensure apache2-bin apache2-dev
 	mkdir -p "$work"
 	rsync -a --delete --exclude='*.o' --exclude='*.lo' --exclude='.libs' "$1/" "$work/"
@@ -113,13 +115,13 @@ srcdir=$(php_deb_source "$VERSION" "$CACHE") || rc=$?
 [ $rc = 0 ] || exit $rc
 
 # A private copy of the source: the debug PHP builds in the shared tree itself.
-work="$CACHE/src/zts/$(basename "$srcdir")"
+work="$CACHE/src/$NAME/$(basename "$srcdir")"
 mkdir -p "$work"
 rsync -a --delete --exclude='*.o' --exclude='*.lo' --exclude='.libs' "$srcdir/" "$work/"
-log "building $(basename "$srcdir") (ZTS$([ "$DEBUG" = 1 ] && echo ', debug')) into $PREFIX (-j$JOBS, log: $CACHE/php-zts.log)"
+log "building $(basename "$srcdir") (ZTS$([ "$DEBUG" = 1 ] && echo ', debug')) into $PREFIX (-j$JOBS, log: $CACHE/php-$NAME.log)"
 
 cd "$work"
-buildlog="$CACHE/php-zts.log"
+buildlog="$CACHE/php-$NAME.log"
 : >"$buildlog"
 run() { "$@" >>"$buildlog" 2>&1 || { tail -n 40 "$buildlog" >&2; die "failed: $* (see $buildlog)"; }; }
 [ -f Makefile ] && run make distclean
