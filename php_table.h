@@ -49,6 +49,13 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	/* Per request. */
 	php_table_claim *claims;   /* remember() claims held right now */
 	zval fullscan_fn;          /* the generator closure fullscan() calls; UNDEF until first use */
+#ifdef ZTS
+	/* Per thread (binding/php_table_state.c). */
+	struct tbl *tbl;           /* php_table_tbl: this thread's handle, NULL while the table is unavailable */
+	struct tbl *thread_tbl;    /* the handle itself (tbl_thread_open), for the thread's life */
+	struct tbl *thread_of;     /* the process handle it was made from */
+	bool holding;              /* php_table_holding */
+#endif
 ZEND_END_MODULE_GLOBALS(table)
 
 ZEND_EXTERN_MODULE_GLOBALS(table)

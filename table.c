@@ -129,12 +129,12 @@ static PHP_GINIT_FUNCTION(table)
 	ZVAL_UNDEF(&table_globals->fullscan_fn);
 }
 
-/* Threads of one ZTS process would share its one reader slot and its one zero-copy pin: a thread could
- * free (reclaim) what another is still reading. config.m4 refuses to build for ZTS; this refuses to load a
- * module that was built some other way. */
 #ifdef ZTS
-# define PHP_TABLE_ZTS_REFUSED "table does not support thread-safe PHP (ZTS) yet: the threads of one process " \
-	"would share one reader slot. Use a non-thread-safe (NTS) PHP: php-fpm, CLI, or Apache with mpm_prefork"
+/* A thread's end (TSRM frees its globals): its reader slot, holds and claims go back to the table. */
+static PHP_GSHUTDOWN_FUNCTION(table)
+{
+	php_table_thread_end(table_globals);
+}
 #endif
 
 /* Shm\Table is a static API: `new Shm\Table('log')` used to succeed and silently ignore its argument
@@ -162,10 +162,6 @@ static zend_object *php_table_create_object(zend_class_entry *ce)
 static PHP_MINIT_FUNCTION(table)
 {
 	(void)type;
-#ifdef ZTS
-	php_error_docref(NULL, E_CORE_WARNING, "%s", PHP_TABLE_ZTS_REFUSED);
-	return FAILURE;
-#endif
 	REGISTER_INI_ENTRIES();
 
 	php_table_ce = register_class_Shm_Table();
@@ -308,15 +304,17 @@ zend_module_entry table_module_entry = {
 	PHP_TABLE_VERSION,
 	PHP_MODULE_GLOBALS(table),
 	PHP_GINIT(table),
+#ifdef ZTS
+	PHP_GSHUTDOWN(table),
+#else
 	NULL,
+#endif
 	ZEND_MODULE_POST_ZEND_DEACTIVATE_N(table),
 	STANDARD_MODULE_PROPERTIES_EX
 };
 
 #ifdef COMPILE_DL_TABLE
-# ifdef ZTS
-ZEND_TSRMLS_CACHE_DEFINE()
-# endif
+/* Under ZTS the TSRM cache is defined in serializer/serializer.c, the lowest layer that reads it. */
 ZEND_GET_MODULE(table)
 #endif
 

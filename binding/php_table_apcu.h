@@ -48,13 +48,17 @@ typedef struct php_table_apcu_settings {
 	bool slam_defense, coredump_unmap;
 	zend_long shm_segments, entries_hint, gc_ttl, ttl, smart;
 	char *shm_size, *mmap_file_mask, *preload_path, *serializer;
-	/* Per process / per request. */
-	bool active;             /* apc.enabled, and not the CLI unless apc.enable_cli (APCu's rule) */
+	/* Per request. */
 	bool warned;             /* this request already warned that the table is unavailable */
 	time_t request_time;     /* apc.use_request_time: the request's start, 0 until first needed */
 } php_table_apcu_settings;
 
-extern PHP_TABLE_HIDDEN php_table_apcu_settings php_table_apcu_g;
+/* The settings are the apcu module's globals (per thread under ZTS: PHP_INI_ALL ones may differ). */
+typedef php_table_apcu_settings zend_table_apcu_globals;
+ZEND_EXTERN_MODULE_GLOBALS(table_apcu)
+#define PHP_TABLE_APCU_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(table_apcu, v)
+/* apc.enabled, and not the CLI unless apc.enable_cli (APCu's rule): the process's, set in MINIT. */
+extern PHP_TABLE_HIDDEN bool php_table_apcu_active;
 /* PHP_TABLE_APCU_NS as a persistent interned string, for the helpers that take a namespace name. */
 extern PHP_TABLE_HIDDEN zend_string *php_table_apcu_ns;
 
@@ -102,7 +106,8 @@ typedef struct php_table_apcu_ns_cache {
 	tbl_ns_t ns;
 } php_table_apcu_ns_cache;
 
-extern PHP_TABLE_HIDDEN php_table_apcu_ns_cache php_table_apcu_nsc;
+/* Per thread under ZTS (each thread has a handle of its own, `t`); a plain global otherwise. */
+extern PHP_TABLE_HIDDEN TSRM_TLS php_table_apcu_ns_cache php_table_apcu_nsc;
 
 /* php_table_apcu_functions.c: look the name up (creating it when `create`) and keep what was found.
  * 1 found, 0 never created (only without `create`), -1 thrown. */
@@ -113,7 +118,7 @@ PHP_TABLE_HIDDEN int php_table_apcu_ns_recheck(tbl_t *t, tbl_ns_t *ns);
 
 static zend_always_inline bool php_table_apcu_ns_kept(const tbl_t *t)
 {
-	return EXPECTED(php_table_apcu_nsc.t == t) && EXPECTED(php_table_apcu_nsc.epoch == php_table_ns_epoch);
+	return EXPECTED(php_table_apcu_nsc.t == t) && EXPECTED(php_table_apcu_nsc.epoch == php_table_ns_epoch_now());
 }
 
 /* As php_table_apcu_ns_read / _write, through the kept handle. */

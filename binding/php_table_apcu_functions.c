@@ -29,14 +29,14 @@
 
 /* ---- the apcu namespace, kept (php_table_apcu.h) ---------------------------------------------------- */
 
-PHP_TABLE_HIDDEN php_table_apcu_ns_cache php_table_apcu_nsc;
+PHP_TABLE_HIDDEN TSRM_TLS php_table_apcu_ns_cache php_table_apcu_nsc;
 
 int php_table_apcu_ns_resolve(tbl_t *t, tbl_ns_t *out, bool create)
 {
 	int r = create ? (php_table_apcu_ns_write(t, out) ? 1 : -1) : php_table_apcu_ns_read(t, out);
 
 	if (r > 0) {
-		php_table_apcu_nsc = (php_table_apcu_ns_cache){ t, php_table_ns_epoch, *out };
+		php_table_apcu_nsc = (php_table_apcu_ns_cache){ t, php_table_ns_epoch_now(), *out };
 	} else {
 		php_table_apcu_nsc.t = NULL;
 	}
@@ -62,16 +62,16 @@ static php_table_apcu_ttl_kind php_table_apcu_ttl_slow(zend_long ttl, uint32_t *
 	if (ttl < 0) {
 		return PHP_TABLE_APCU_TTL_EXPIRED;
 	}
-	if (php_table_apcu_g.use_request_time) {
+	if (PHP_TABLE_APCU_G(use_request_time)) {
 		time_t now = time(NULL);
 
-		if (!php_table_apcu_g.request_time) {
-			php_table_apcu_g.request_time = (time_t)sapi_get_request_time();
+		if (!PHP_TABLE_APCU_G(request_time)) {
+			PHP_TABLE_APCU_G(request_time) = (time_t)sapi_get_request_time();
 		}
 		/* Counted from the request's start, as APCu's clock would be; at least one second, so that the
 		 * request that stored it still sees it, as APCu's frozen clock lets it. */
-		if (now > php_table_apcu_g.request_time) {
-			ttl -= (zend_long)(now - php_table_apcu_g.request_time);
+		if (now > PHP_TABLE_APCU_G(request_time)) {
+			ttl -= (zend_long)(now - PHP_TABLE_APCU_G(request_time));
 		}
 		if (ttl < 1) {
 			ttl = 1;

@@ -65,7 +65,7 @@ PHP_FUNCTION(apcu_cache_info)
 	tbl_get_stats(t, &s);
 	array_init(return_value);
 	add_assoc_long(return_value, "num_slots", (zend_long)s.buckets);
-	add_assoc_long(return_value, "ttl", php_table_apcu_g.ttl);
+	add_assoc_long(return_value, "ttl", PHP_TABLE_APCU_G(ttl));
 	add_assoc_double(return_value, "num_hits", (double)s.hits);
 	add_assoc_double(return_value, "num_misses", (double)s.misses);
 	add_assoc_double(return_value, "num_inserts", (double)s.sets);

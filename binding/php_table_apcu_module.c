@@ -32,7 +32,8 @@
 #include "php_table_apcu.h"
 #include "php_table_apcu_arginfo.h"
 
-PHP_TABLE_HIDDEN php_table_apcu_settings php_table_apcu_g;
+ZEND_DECLARE_MODULE_GLOBALS(table_apcu)
+PHP_TABLE_HIDDEN bool php_table_apcu_active;
 PHP_TABLE_HIDDEN zend_string *php_table_apcu_ns;
 
 /* APCu's constants (apc_iterator.h): what APCUIterator and its callers pass. */
@@ -54,11 +55,9 @@ static const struct { const char *name; zend_long value; } php_table_apcu_consta
 	{ "APC_ITER_ALL",      0xffffffffL },
 };
 
-/* APCu's INI entries, with its defaults and modes. The module is only ever registered in an NTS PHP
- * (table's MINIT refuses ZTS before it gets here), so the settings are one plain struct. */
+/* APCu's INI entries, with its defaults and modes, in the apcu module's globals. */
 #define PHP_TABLE_APCU_INI(name, def, mode, handler, field) \
-	ZEND_INI_ENTRY2(name, def, mode, handler, (void *)XtOffsetOf(php_table_apcu_settings, field), \
-		(void *)&php_table_apcu_g)
+	STD_PHP_INI_ENTRY(name, def, mode, handler, field, zend_table_apcu_globals, table_apcu_globals)
 
 PHP_INI_BEGIN()
 	PHP_TABLE_APCU_INI("apc.enabled",          "1",    PHP_INI_SYSTEM, OnUpdateBool,   enabled)
@@ -81,7 +80,7 @@ tbl_t *php_table_apcu_table_slow(bool quiet)
 {
 	tbl_t *t;
 
-	if (UNEXPECTED(!php_table_apcu_g.active)) {
+	if (UNEXPECTED(!php_table_apcu_active)) {
 		return NULL;
 	}
 	if (EXPECTED((t = php_table_tbl) != NULL)) {
@@ -95,8 +94,8 @@ tbl_t *php_table_apcu_table_slow(bool quiet)
 	if (EG(exception) && instanceof_function(EG(exception)->ce, php_table_exception_ce)) {
 		zval rv, *msg = zend_read_property_ex(zend_get_exception_base(EG(exception)), EG(exception),
 			ZSTR_KNOWN(ZEND_STR_MESSAGE), 1, &rv);
-		if (!quiet && !php_table_apcu_g.warned && Z_TYPE_P(msg) == IS_STRING) {
-			php_table_apcu_g.warned = true;
+		if (!quiet && !PHP_TABLE_APCU_G(warned) && Z_TYPE_P(msg) == IS_STRING) {
+			PHP_TABLE_APCU_G(warned) = true;
 			zend_string *text = zend_string_copy(Z_STR_P(msg));
 			zend_clear_exception();
 			php_error_docref(NULL, E_WARNING, "the APCu API (table.apcu_compat) behaves as a disabled APCu: %s",
@@ -107,6 +106,14 @@ tbl_t *php_table_apcu_table_slow(bool quiet)
 		}
 	}
 	return NULL;
+}
+
+static PHP_GINIT_FUNCTION(table_apcu)
+{
+#if defined(COMPILE_DL_TABLE) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	memset(table_apcu_globals, 0, sizeof(*table_apcu_globals));
 }
 
 static PHP_MINIT_FUNCTION(table_apcu)
@@ -120,8 +127,8 @@ static PHP_MINIT_FUNCTION(table_apcu)
 	php_table_apcu_iterator_register(register_class_APCUIterator(zend_ce_iterator));
 	php_table_apcu_ns = zend_string_init_interned(PHP_TABLE_APCU_NS, sizeof(PHP_TABLE_APCU_NS) - 1, 1);
 	/* APCu's rule: the CLI has no cache unless apc.enable_cli says so. */
-	php_table_apcu_g.active = php_table_apcu_g.enabled
-		&& (php_table_apcu_g.enable_cli || strcmp(sapi_module.name, "cli") != 0);
+	php_table_apcu_active = PHP_TABLE_APCU_G(enabled)
+		&& (PHP_TABLE_APCU_G(enable_cli) || strcmp(sapi_module.name, "cli") != 0);
 	return SUCCESS;
 }
 
@@ -136,8 +143,8 @@ static PHP_RINIT_FUNCTION(table_apcu)
 {
 	(void)type;
 	(void)module_number;
-	php_table_apcu_g.request_time = 0;
-	php_table_apcu_g.warned = false;
+	PHP_TABLE_APCU_G(request_time) = 0;
+	PHP_TABLE_APCU_G(warned) = false;
 	return SUCCESS;
 }
 
@@ -145,7 +152,7 @@ static PHP_MINFO_FUNCTION(table_apcu)
 {
 	(void)zend_module;
 	php_info_print_table_start();
-	php_info_print_table_row(2, "APCu Support", php_table_apcu_g.active ? "Enabled" : "Disabled");
+	php_info_print_table_row(2, "APCu Support", php_table_apcu_active ? "Enabled" : "Disabled");
 	php_info_print_table_row(2, "Version", PHP_TABLE_APCU_VERSION);
 	php_info_print_table_row(2, "Provided by", "the table extension " PHP_TABLE_VERSION
 		" (table.apcu_compat=1), in its namespace \"" PHP_TABLE_APCU_NS "\"");
@@ -163,7 +170,11 @@ static zend_module_entry php_table_apcu_module_entry = {
 	NULL,
 	PHP_MINFO(table_apcu),
 	PHP_TABLE_APCU_VERSION,
-	STANDARD_MODULE_PROPERTIES
+	PHP_MODULE_GLOBALS(table_apcu),
+	PHP_GINIT(table_apcu),
+	NULL,
+	NULL,
+	STANDARD_MODULE_PROPERTIES_EX
 };
 
 void php_table_apcu_startup(bool compat)

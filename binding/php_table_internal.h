@@ -26,7 +26,17 @@
 #define PHP_TABLE_SCAN_CHUNK       1024u    /* buckets per read section in keys() and fullscan() */
 
 /* Process state (php_table_state.c), set once in MINIT and inherited by forked children. */
+#ifdef ZTS
+/* Thread-safe PHP: the process's handle maps the segment, and each thread reads and writes through a
+ * handle of its own (its reader slot, holds, claims, counters): php_table_tbl is the calling thread's. */
+extern PHP_TABLE_HIDDEN tbl_t *php_table_proc;
+# define php_table_tbl TABLE_G(tbl)                               /* NULL: disabled or unavailable */
+/* GSHUTDOWN (table.c): close the thread's handle. */
+PHP_TABLE_HIDDEN void php_table_thread_end(zend_table_globals *g);
+#else
 extern PHP_TABLE_HIDDEN tbl_t *php_table_tbl;                     /* NULL: disabled or unavailable */
+# define php_table_proc php_table_tbl                             /* one handle per process */
+#endif
 extern PHP_TABLE_HIDDEN const php_table_serializer *php_table_ser;
 extern PHP_TABLE_HIDDEN tbl_policy_t php_table_policy;
 extern PHP_TABLE_HIDDEN const char *const php_table_policy_names[4];
@@ -35,7 +45,11 @@ extern PHP_TABLE_HIDDEN zend_class_entry *php_table_ce;
  * (all processes together) past which a read copies instead. */
 extern PHP_TABLE_HIDDEN bool php_table_zero_copy;
 /* This request holds zero-copy entries: get() looks among them first (tbl_lookup_held). */
+#ifdef ZTS
+# define php_table_holding TABLE_G(holding)
+#else
 extern PHP_TABLE_HIDDEN bool php_table_holding;
+#endif
 extern PHP_TABLE_HIDDEN uint64_t php_table_zero_copy_budget;
 /* Unix seconds at which this process's MINIT created the segment (stats()['start_time']). */
 extern PHP_TABLE_HIDDEN zend_long php_table_start_time;
@@ -171,6 +185,10 @@ PHP_TABLE_HIDDEN void php_table_default_ns_update(void);
  * forgotten, the events after which a namespace name may resolve otherwise. A layer that keeps a
  * namespace it resolved by name (the APCu layer's "apcu") keeps it while this has not moved. */
 extern PHP_TABLE_HIDDEN uint32_t php_table_ns_epoch;
+static zend_always_inline uint32_t php_table_ns_epoch_now(void)
+{
+	return __atomic_load_n(&php_table_ns_epoch, __ATOMIC_RELAXED);   /* one plain load; a thread may move it */
+}
 /* A process's first request on the anonymous table: claim it for this user, or see its own namespaces.
  * false (php_table_reason set) when this process cannot use the table. */
 PHP_TABLE_HIDDEN bool php_table_user_view_start(tbl_t *t);

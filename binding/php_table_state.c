@@ -27,12 +27,17 @@ ZEND_DECLARE_MODULE_GLOBALS(table)
 zend_class_entry *php_table_exception_ce;
 zend_class_entry *php_table_ce;
 
-/* Process state (see php_table_internal.h). */
+/* Process state (see php_table_internal.h). Under ZTS the process's handle is php_table_proc, and
+ * php_table_tbl and php_table_holding are each thread's (module globals). */
+#ifdef ZTS
+tbl_t *php_table_proc;
+#else
 tbl_t *php_table_tbl;
+bool php_table_holding;
+#endif
 const php_table_serializer *php_table_ser;
 tbl_policy_t php_table_policy;
 bool php_table_zero_copy;
-bool php_table_holding;
 uint64_t php_table_zero_copy_budget;
 zend_long php_table_start_time;
 const char *const php_table_policy_names[4] = { "noeviction", "lru", "random", "gdsf" };
@@ -54,7 +59,7 @@ static time_t php_table_checked_at;
 
 void php_table_default_ns_update(void)
 {
-	php_table_ns_epoch++;
+	__atomic_add_fetch(&php_table_ns_epoch, 1, __ATOMIC_RELAXED);   /* threads read it unlocked (ZTS) */
 #ifdef HAVE_TABLE_HIREDIS
 	php_table_default_ns_slow = php_table_tier_default || php_table_user_tag_len;
 #else
@@ -78,7 +83,9 @@ static void php_table_unblock_signals(void)
 
 /* SAPIs whose processes end every request, so that the request's zero-copy holds are released regularly. CLI,
  * phpdbg and embed run one request for the process's whole life; FrankenPHP's worker mode, Swoole and
- * RoadRunner run under the cli or frankenphp SAPI and never end theirs either. */
+ * RoadRunner run under the cli or frankenphp SAPI and never end theirs either. The same under ZTS, where
+ * each thread holds in a slot of its own until its request ends (apache2handler under the event MPM:
+ * tests/apache/run.sh). */
 static const char *const php_table_request_scoped_sapis[] = {
 	"fpm-fcgi", "apache2handler", "cgi-fcgi", "litespeed"
 };
@@ -133,10 +140,6 @@ static bool php_table_zero_copy_resolve(zend_ulong memory)
 	}
 #ifdef PHP_WIN32
 	/* Each process maps the segment at its own address there; images hold absolute pointers. */
-	php_table_zero_copy = false;
-#endif
-#ifdef ZTS
-	/* Never under threads (apache2handler with a threaded MPM is ZTS): one pin per process, not thread. */
 	php_table_zero_copy = false;
 #endif
 
@@ -240,7 +243,7 @@ static void php_table_named_attached(const char *mem)
 	tbl_segment_info_t info;
 	tbl_stats_t s;
 
-	tbl_segment_info(php_table_tbl, &info);
+	tbl_segment_info(php_table_proc, &info);
 	php_table_image_shift = (ptrdiff_t)info.base_shift;
 	if (!info.same_base) {
 		/* Images here would hold this process's addresses, and images read here were written for the
@@ -248,8 +251,11 @@ static void php_table_named_attached(const char *mem)
 		php_table_zero_copy = false;
 		php_table_encode_images = false;
 	}
-	tbl_get_stats(php_table_tbl, &s);
+	tbl_get_stats(php_table_proc, &s);
 	php_table_policy = s.policy;   /* the segment's own, whatever this process's INI says */
+#ifdef ZTS
+	tbl_detach(php_table_proc);    /* its threads read through handles of their own: it keeps no slot */
+#endif
 	if (info.replaced_version) {
 		/* Once, by the process that replaced it; the error log, not the request's output. */
 		char line[PHP_TABLE_SEGMENT_PATH_MAX + 512];
@@ -411,10 +417,10 @@ static void php_table_open(bool attach)
 		}
 	}
 	errbuf[0] = '\0';
-	st = tbl_create(&php_table_tbl, &cfg, errbuf, sizeof(errbuf));
+	st = tbl_create(&php_table_proc, &cfg, errbuf, sizeof(errbuf));
 	if (st == TBL_OK) {
 		/* An array whose image could not fit even under the longest key is stored natively instead. */
-		php_table_image_limit = (size_t)tbl_value_max(php_table_tbl, TBL_KEY_MAX);
+		php_table_image_limit = (size_t)tbl_value_max(php_table_proc, TBL_KEY_MAX);
 		/* stats()['start_time']: the segment is created here, before workers fork, so they all agree. */
 		php_table_start_time = (zend_long)time(NULL);
 		php_table_reason[0] = '\0';
@@ -424,7 +430,7 @@ static void php_table_open(bool attach)
 		}
 	}
 	if (st != TBL_OK) {
-		php_table_tbl = NULL;
+		php_table_proc = NULL;
 		if (php_table_segment_name[0]) {
 			snprintf(php_table_reason, sizeof(php_table_reason), "segment \"%s\"%s: %s", php_table_segment_name,
 				php_table_reattach ? " was removed or replaced while this process used it, and it does not replace "
@@ -436,16 +442,144 @@ static void php_table_open(bool attach)
 	}
 }
 
+#ifdef ZTS
+/* Threads (ZTS). The process's state above (the segments, the user view) is set up once per process, under
+ * this lock, by whichever thread comes first; every thread then reads through a handle of its own
+ * (tbl_thread_open: its own reader slot, zero-copy holds, claims and counters), TABLE_G(thread_tbl), made
+ * from the process's handle at its first request and closed when the thread ends (GSHUTDOWN). A thread
+ * that ends without that (killed, or its SAPI skips the cleanup) leaves its slot to the reaper, which
+ * checks the thread's id. */
+static MUTEX_T php_table_proc_lock;
+/* MSHUTDOWN ran: the segments are unmapped, and threads' handles can only be forgotten. */
+static bool php_table_unmapped;
+/* The process handles threads have handles onto. A named segment found removed or replaced
+ * (php_table_segment_check) is let go by the process at once, but unmapped only when the last thread
+ * still reading it has moved on (at its next request) or ended. */
+#define PHP_TABLE_PROCS_MAX 8
+static struct {
+	tbl_t *proc;
+	unsigned threads;   /* thread handles open onto it */
+	bool retired;       /* no longer the process's: destroyed when `threads` reaches 0 */
+} php_table_procs[PHP_TABLE_PROCS_MAX];
+
+/* `proc`'s entry, made when missing with `make` (-1 when there is none, or all are taken). Under php_table_proc_lock. */
+static int php_table_proc_entry(tbl_t *proc, bool make)
+{
+	int i, free_at = -1;
+
+	for (i = 0; i < PHP_TABLE_PROCS_MAX; i++) {
+		if (php_table_procs[i].proc == proc) {
+			return i;
+		}
+		if (!php_table_procs[i].proc && free_at < 0) {
+			free_at = i;
+		}
+	}
+	if (!make || free_at < 0) {
+		return -1;
+	}
+	php_table_procs[free_at].proc = proc;
+	php_table_procs[free_at].threads = 0;
+	php_table_procs[free_at].retired = false;
+	return free_at;
+}
+
+/* Close a thread handle onto `proc`; the last one onto a retired process handle unmaps it. Under the lock. */
+static void php_table_thread_close(tbl_t *thread, tbl_t *proc)
+{
+	int i = php_table_proc_entry(proc, false);
+
+	tbl_thread_close(thread);
+	if (i >= 0 && php_table_procs[i].threads > 0 && --php_table_procs[i].threads == 0 && php_table_procs[i].retired) {
+		tbl_destroy(proc);
+		php_table_procs[i].proc = NULL;
+	}
+}
+
+/* The process lets its named segment go (php_table_segment_check): unmapped now, or by the last thread
+ * that still has a handle onto it. Under the lock. */
+static void php_table_proc_retire(tbl_t *proc)
+{
+	int i = php_table_proc_entry(proc, false);
+
+	if (i < 0 || php_table_procs[i].threads == 0) {
+		tbl_destroy(proc);
+		if (i >= 0) {
+			php_table_procs[i].proc = NULL;
+		}
+		return;
+	}
+	tbl_detach(proc);
+	php_table_procs[i].retired = true;
+}
+
+/* Point TABLE_G(tbl) at this thread's handle onto php_table_proc, made now when the thread has none yet (or
+ * one onto another segment: the anonymous one before the named one was attached, or a named one the
+ * process let go). NULL when the table is unavailable. Under php_table_proc_lock. */
+static tbl_t *php_table_thread_bind(void)
+{
+	int i;
+
+	if (TABLE_G(thread_tbl) && TABLE_G(thread_of) != php_table_proc) {
+		php_table_thread_close(TABLE_G(thread_tbl), TABLE_G(thread_of));
+		TABLE_G(thread_tbl) = NULL;
+		TABLE_G(thread_of) = NULL;
+	}
+	if (php_table_proc && !TABLE_G(thread_tbl)) {
+		if ((i = php_table_proc_entry(php_table_proc, true)) < 0
+		    || tbl_thread_open(php_table_proc, &TABLE_G(thread_tbl)) != TBL_OK) {
+			TABLE_G(thread_tbl) = NULL;
+			TABLE_G(tbl) = NULL;
+			return NULL;   /* out of memory: this request throws "unavailable" */
+		}
+		php_table_procs[i].threads++;
+		TABLE_G(thread_of) = php_table_proc;
+	}
+	TABLE_G(tbl) = php_table_proc ? TABLE_G(thread_tbl) : NULL;
+	return TABLE_G(tbl);
+}
+
+/* GSHUTDOWN, for the thread whose globals these are (from another thread too, at process shutdown). */
+void php_table_thread_end(zend_table_globals *g)
+{
+	if (g->thread_tbl) {
+		if (php_table_unmapped) {
+			tbl_thread_forget(g->thread_tbl);
+		} else {
+			tsrm_mutex_lock(php_table_proc_lock);
+			php_table_thread_close(g->thread_tbl, g->thread_of);
+			tsrm_mutex_unlock(php_table_proc_lock);
+		}
+	}
+	g->thread_tbl = g->tbl = NULL;
+	g->thread_of = NULL;
+}
+#endif
+
 /* php_table_handle() found no table: attach the named segment this process's settings name (its first
  * use since start or fork: php-fpm workers get their pool's php_admin_value), else throw. */
 tbl_t *php_table_handle_slow(void)
 {
+#ifdef ZTS
+	tbl_t *t;
+
+	tsrm_mutex_lock(php_table_proc_lock);
 	if (TABLE_G(enabled) && !php_table_named && TABLE_G(segment) && TABLE_G(segment)[0]) {
 		php_table_open(true);
-		if (php_table_tbl) {
-			return php_table_tbl;
+	}
+	t = php_table_thread_bind();
+	tsrm_mutex_unlock(php_table_proc_lock);
+	if (t) {
+		return t;
+	}
+#else
+	if (TABLE_G(enabled) && !php_table_named && TABLE_G(segment) && TABLE_G(segment)[0]) {
+		php_table_open(true);
+		if (php_table_proc) {
+			return php_table_proc;
 		}
 	}
+#endif
 	php_table_throw_unavailable();
 	return NULL;
 }
@@ -455,9 +589,10 @@ tbl_t *php_table_handle_slow(void)
  * process started from now on uses another table, so this one lets its old one go and attaches again on
  * first use (issue 33, finding 6: a pool's workers were split between two tables for good). Nothing of
  * the old one is held here: the previous request's zero-copy holds were released after it ended, its
- * claims and read sections at its RSHUTDOWN. At most once a second: an lstat() costs about 2 us on a
- * 2-core VM, 1-2% of the shortest php-fpm request; time() is a vDSO read. A CLI has one request: it keeps
- * the table it attached to until it ends (documented). */
+ * claims and read sections at its RSHUTDOWN (under ZTS: this thread's; other threads may still be in a
+ * request on the old one, which stays mapped until the last of them moves on). At most once a second: an
+ * lstat() costs about 2 us on a 2-core VM, 1-2% of the shortest php-fpm request; time() is a vDSO read. A
+ * CLI has one request: it keeps the table it attached to until it ends (documented). */
 static void php_table_segment_check(void)
 {
 	time_t now = time(NULL);
@@ -466,11 +601,15 @@ static void php_table_segment_check(void)
 		return;
 	}
 	php_table_checked_at = now;
-	if (EXPECTED(tbl_segment_current(php_table_tbl) == TBL_SEGMENT_CURRENT)) {
+	if (EXPECTED(tbl_segment_current(php_table_proc) == TBL_SEGMENT_CURRENT)) {
 		return;
 	}
-	tbl_destroy(php_table_tbl);   /* releases its reader slot and unmaps: the old file's memory is freed with its last user */
-	php_table_tbl = NULL;
+#ifdef ZTS
+	php_table_proc_retire(php_table_proc);   /* unmapped once no thread reads it any more */
+#else
+	tbl_destroy(php_table_proc);   /* releases its reader slot and unmaps: the old file's memory is freed with its last user */
+#endif
+	php_table_proc = NULL;
 	php_table_named = false;
 	php_table_reattach = true;
 }
@@ -481,14 +620,21 @@ static void php_table_segment_check(void)
  * partitioned by a process of another user (php_table_users.c). */
 void php_table_state_rinit(void)
 {
-	if (php_table_named && php_table_tbl && php_table_tbl != php_table_anon) {
+#ifdef ZTS
+	tsrm_mutex_lock(php_table_proc_lock);
+#endif
+	if (php_table_named && php_table_proc && php_table_proc != php_table_anon) {
 		php_table_segment_check();
 	}
 	if (UNEXPECTED(!php_table_named) && TABLE_G(enabled) && TABLE_G(segment) && TABLE_G(segment)[0]) {
-		php_table_tbl = NULL;
-	} else if (php_table_tbl && php_table_tbl == php_table_anon && !php_table_user_view_start(php_table_tbl)) {
-		php_table_tbl = NULL;   /* every call throws php_table_reason */
+		php_table_proc = NULL;
+	} else if (php_table_proc && php_table_proc == php_table_anon && !php_table_user_view_start(php_table_proc)) {
+		php_table_proc = NULL;   /* every call throws php_table_reason */
 	}
+#ifdef ZTS
+	php_table_thread_bind();
+	tsrm_mutex_unlock(php_table_proc_lock);
+#endif
 }
 
 /* MINIT, once the classes are registered: validate the INI values and create the anonymous segment (a
@@ -497,22 +643,42 @@ void php_table_state_startup(void)
 {
 	php_table_reason[0] = '\0';
 	php_table_ser = &php_table_serializer_php;
+#ifdef ZTS
+	php_table_proc_lock = tsrm_mutex_alloc();
+	php_table_unmapped = false;
+#endif
 	if (TABLE_G(enabled)) {
 		php_table_open(false);
-		php_table_anon = php_table_tbl;
+		php_table_anon = php_table_proc;
 	}
 }
 
 /* MSHUTDOWN: detach from the segments this process opened. */
 void php_table_state_shutdown(void)
 {
-	if (php_table_tbl && php_table_tbl != php_table_anon) {
-		tbl_destroy(php_table_tbl);
+#ifdef ZTS
+	/* This thread's handle goes first; other threads' (ended already, as a SAPI ends them before its
+	 * module shutdown) are forgotten at their GSHUTDOWN, which runs after this. */
+	php_table_thread_end(ZEND_MODULE_GLOBALS_BULK(table));
+	php_table_unmapped = true;
+	for (int i = 0; i < PHP_TABLE_PROCS_MAX; i++) {
+		if (php_table_procs[i].retired) {
+			tbl_destroy(php_table_procs[i].proc);
+		}
+		php_table_procs[i].proc = NULL;
+	}
+#endif
+	if (php_table_proc && php_table_proc != php_table_anon) {
+		tbl_destroy(php_table_proc);
 	}
 	if (php_table_anon) {
 		tbl_destroy(php_table_anon);
 	}
 	php_table_tier_shutdown();
-	php_table_tbl = php_table_anon = NULL;
+	php_table_proc = php_table_anon = NULL;
 	php_table_named = false;
+#ifdef ZTS
+	tsrm_mutex_free(php_table_proc_lock);
+	php_table_proc_lock = NULL;
+#endif
 }

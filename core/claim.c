@@ -41,6 +41,19 @@ static int claim_matches(const tbl_claim_t *c, uint64_t hash, tbl_ns_t ns, const
 	       && memcmp(c->key, key, claim_inline_len(klen)) == 0;
 }
 
+/* The claim was taken through this handle: this process, and this thread of it for a thread handle. */
+static int claim_mine(const tbl_t *t, const tbl_claim_t *c)
+{
+	return c->pid == (int32_t)t->pid && c->tid == (int32_t)t->tid;
+}
+
+/* Its claimant is alive: the process, and the thread that claimed it when one did (the claim's deadline
+ * bounds the wait for a thread whose id was reused meanwhile). */
+static int claimant_alive(const tbl_claim_t *c)
+{
+	return tbl_proc_alive(c->pid, c->start_time) && (c->tid == 0 || tbl_proc_thread_alive(c->pid, c->tid, 0));
+}
+
 tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint32_t deadline_ms)
 {
 	uint64_t hash, now = tbl_clock_monotonic_ms();
@@ -62,7 +75,7 @@ tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint
 		tbl_claim_t *c = &t->claims[i];
 
 		if (claim_matches(c, hash, ns, key, klen)) {
-			if (c->pid != t->pid && c->deadline_ms > now && tbl_proc_alive(c->pid, c->start_time)) {
+			if (!claim_mine(t, c) && c->deadline_ms > now && claimant_alive(c)) {
 				tbl_misc_unlock(t);
 				return TBL_EBUSY;
 			}
@@ -82,6 +95,7 @@ tbl_status_t tbl_claim(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen, uint
 		mine->ns = ns;
 		TBL_CRASH_POINT("claim.take.key");
 		mine->pid = (int32_t)t->pid;
+		mine->tid = (int32_t)t->tid;
 		mine->start_time = t->slot->start_time;
 		mine->deadline_ms = now + deadline_ms;
 		TBL_CRASH_POINT("claim.take.owner");
@@ -105,7 +119,7 @@ void tbl_claim_release(tbl_t *t, tbl_ns_t ns, const char *key, size_t klen)
 	}
 	for (i = 0; i < TBL_NCLAIMS; i++) {
 		tbl_claim_t *c = &t->claims[i];
-		if (claim_matches(c, hash, ns, key, klen) && c->pid == (int32_t)t->pid) {
+		if (claim_matches(c, hash, ns, key, klen) && claim_mine(t, c)) {
 			c->hash = 0;
 			TBL_CRASH_POINT("claim.release.hash");
 			c->pid = 0;

@@ -122,10 +122,13 @@ static void slot_free_locked(tbl_t *t, tbl_slot_t *s)
 	TBL_CRASH_POINT("epoch.slot.folded");
 	atomic_store_explicit(&s->epoch, TBL_EPOCH_IDLE, memory_order_release);
 	atomic_store_explicit(&s->flags, 0, memory_order_relaxed);
+	atomic_store_explicit(&s->tid, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->pid, 0, memory_order_release);
 }
 
-static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
+/* Claim a free slot for process `me` (thread `tid`, 0 for the whole process), both with their start
+ * times. Misc lock held. */
+static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start, pid_t tid, uint64_t tid_start)
 {
 	tbl_header_t *h = t->hdr;
 	uint32_t i;
@@ -141,6 +144,8 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 			uint32_t hwm = atomic_load(&h->slots_hwm);
 			TBL_CRASH_POINT("epoch.slot.claimed");
 			s->start_time = start;
+			s->tid_start = tid_start;
+			atomic_store(&s->tid, (int32_t)tid);
 			memset((void *)&s->stats, 0, sizeof(s->stats));
 			atomic_store(&s->nholds, 0);
 			atomic_store(&s->flags, 0);
@@ -157,7 +162,7 @@ static tbl_slot_t *slot_take_free(tbl_t *t, pid_t me, uint64_t start)
 tbl_status_t tbl_slot_claim(tbl_t *t)
 {
 	pid_t me;
-	uint64_t start;
+	uint64_t start, tid_start;
 	tbl_slot_t *s;
 
 	/* Every slot was taken a moment ago: finding one means reading /proc for every owner, so a process
@@ -167,17 +172,18 @@ tbl_status_t tbl_slot_claim(tbl_t *t)
 	}
 	me = tbl_proc_self();
 	start = tbl_proc_start_time(me);
+	tid_start = t->tid ? tbl_proc_thread_start_time(me, t->tid) : 0;
 	/* Under the misc lock, so the reaper never sees a half-claimed slot (new pid, old start time). */
 	if (tbl_misc_lock(t) != TBL_OK) {
 		return TBL_ESYS;
 	}
-	s = slot_take_free(t, me, start);
+	s = slot_take_free(t, me, start, t->tid, tid_start);
 	tbl_misc_unlock(t);
 	if (!s && tbl_slots_reap(t, 0) > 0) {
 		if (tbl_misc_lock(t) != TBL_OK) {
 			return TBL_ESYS;
 		}
-		s = slot_take_free(t, me, start);
+		s = slot_take_free(t, me, start, t->tid, tid_start);
 		tbl_misc_unlock(t);
 	}
 	if (!s) {
@@ -544,7 +550,7 @@ void tbl_release_holds(tbl_t *t)
 	}
 	for (i = 0; i < hwm; i++) {
 		tbl_slot_t *s = &t->slots[i];
-		if (s == t->slot || atomic_load(&s->pid) != (int32_t)t->pid
+		if (s == t->slot || atomic_load(&s->pid) != (int32_t)t->pid || atomic_load(&s->tid) != (int32_t)t->tid
 		    || !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER)) {
 			continue;
 		}
@@ -557,11 +563,19 @@ void tbl_release_holds(tbl_t *t)
 	tbl_misc_unlock(t);
 }
 
-/* Whether the owner of slot `s` is gone for the table's purposes: dead, its pid reused, or (when
- * `check_map`) alive but no longer mapping the segment because it exec'd another program. */
+/* Whether the owner of slot `s` is gone for the table's purposes: dead, its pid reused, a thread that
+ * ended (its process lives on), or (when `check_map`) alive but no longer mapping the segment because it
+ * exec'd another program. */
 static int owner_gone(tbl_t *t, tbl_slot_t *s, int32_t pid, int check_map)
 {
+	int32_t tid = atomic_load(&s->tid);
+
 	if (!tbl_proc_alive((pid_t)pid, s->start_time)) {
+		return 1;
+	}
+	/* A handover slot carries its parent thread's id until the child adopts it: the parent's business. */
+	if (tid != 0 && !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER)
+	    && !tbl_proc_thread_alive((pid_t)pid, (pid_t)tid, s->tid_start)) {
 		return 1;
 	}
 	return check_map && tbl_proc_maps((pid_t)pid, t->base, t->hdr->map_ino) == 0;
@@ -672,7 +686,7 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 		if (tbl_misc_lock(t) != TBL_OK) {
 			return NULL;
 		}
-		s = slot_take_free(t, t->pid, t->slot->start_time);
+		s = slot_take_free(t, t->pid, t->slot->start_time, t->tid, t->slot->tid_start);
 		if (s) {
 			s->handover_ms = tbl_clock_monotonic_ms();
 			atomic_store(&s->flags, TBL_SLOT_HANDOVER);
@@ -713,76 +727,139 @@ static tbl_slot_t *handover_slot_take(tbl_t *t)
 	return s;
 }
 
+/* Thread handles of this process (tbl_thread_open), linked through thread_next/prev: in a forked child
+ * only the thread that forked goes on, so only its handle may keep a slot there. A spin flag, not a
+ * mutex (the core has no mutex of its own outside the segment): it is held for a list update, and by a
+ * forking thread from the prepare step to the parent or child step. */
+static tbl_t *threads;
+static atomic_flag threads_busy = ATOMIC_FLAG_INIT;
+static pid_t fork_tid;   /* the forking thread, between the prepare step and the parent or child step */
+
+static void threads_lock(void)
+{
+	while (atomic_flag_test_and_set_explicit(&threads_busy, memory_order_acquire)) {
+	}
+}
+
+static void threads_unlock(void)
+{
+	atomic_flag_clear_explicit(&threads_busy, memory_order_release);
+}
+
 /* In a holding parent, before fork(): claim the child's slot with a copy of the holds, so the pointers
  * the child inherits are covered from its first instant. */
+static void fork_prepare_one(tbl_t *t)
+{
+	tbl_slot_t *s;
+
+	if (!t->slot || atomic_load(&t->slot->nholds) == 0) {
+		return;
+	}
+	s = handover_slot_take(t);
+	t->handover = s;
+	t->handed_over |= s != NULL;
+}
+
+/* In the child: the slot belongs to the parent. A child of a holding parent adopts the slot its parent
+ * prepared (its hold set, inherited, matches that slot's records); any other child claims a fresh one on
+ * its next call and holds nothing. */
+static void fork_child_one(tbl_t *t)
+{
+	tbl_slot_t *s = t->handover;
+
+	t->handover = NULL;
+	t->handed_over = 0;
+	t->slot_retry_ms = 0;
+	t->slot = NULL;
+	if (t->tid) {
+		t->tid = tbl_proc_thread_self();   /* the forking thread is the child's main thread */
+	}
+	if (s) {
+		pid_t me = tbl_proc_self();
+		int32_t parent = (int32_t)t->pid;
+
+		/* Under the misc lock, so the reaper never sees the new pid with the parent's start time. */
+		if (tbl_misc_lock(t) == TBL_OK) {
+			if (atomic_compare_exchange_strong(&s->pid, &parent, (int32_t)me)) {
+				s->start_time = tbl_proc_start_time(me);
+				s->tid_start = t->tid ? tbl_proc_thread_start_time(me, t->tid) : 0;
+				atomic_store(&s->tid, (int32_t)t->tid);
+				atomic_store(&s->flags, 0);
+				t->slot = s;
+			}
+			tbl_misc_unlock(t);
+		}
+	}
+	if (t->slot) {
+		t->pid = tbl_proc_self();
+	} else {
+		hold_set_clear(t);
+		t->pid = 0;
+	}
+}
+
 static void on_fork_prepare(void)
 {
 	int i;
+	tbl_t *t;
 
+	threads_lock();   /* until the parent or child step: no thread handle comes or goes across the fork */
+	fork_tid = tbl_proc_thread_self();
 	for (i = 0; i < TBL_MAX_TRACKED; i++) {
-		tbl_t *t = tracked[i];
-		tbl_slot_t *s;
-
-		if (!t || !t->slot || atomic_load(&t->slot->nholds) == 0) {
-			continue;
+		if (tracked[i]) {
+			fork_prepare_one(tracked[i]);
 		}
-		s = handover_slot_take(t);
-		t->handover = s;
-		t->handed_over |= s != NULL;
+	}
+	for (t = threads; t; t = t->thread_next) {
+		if (t->tid == fork_tid) {
+			fork_prepare_one(t);
+		}
 	}
 }
 
 static void on_fork_parent(void)
 {
 	int i;
+	tbl_t *t;
 
 	for (i = 0; i < TBL_MAX_TRACKED; i++) {
 		if (tracked[i]) {
 			tracked[i]->handover = NULL;
 		}
 	}
+	for (t = threads; t; t = t->thread_next) {
+		if (t->tid == fork_tid) {
+			t->handover = NULL;
+		}
+	}
+	threads_unlock();
 }
 
-/* In the child: the slot belongs to the parent. A child of a holding parent adopts the slot its parent
- * prepared (its hold set, inherited, matches that slot's records); any other child claims a fresh one on
- * its next call and holds nothing. */
+/* The other threads' handles stay in the child's memory, but their threads do not exist there: they
+ * forget their slots (the parent's threads still own them) and are never used again, but may still be
+ * closed (tbl_thread_close, e.g. by the child's module shutdown), which then releases nothing. */
 static void on_fork_child(void)
 {
 	int i;
+	tbl_t *t;
 
 	for (i = 0; i < TBL_MAX_TRACKED; i++) {
-		tbl_t *t = tracked[i];
-		tbl_slot_t *s;
-
-		if (!t) {
-			continue;
-		}
-		s = t->handover;
-		t->handover = NULL;
-		t->handed_over = 0;
-		t->slot_retry_ms = 0;
-		t->slot = NULL;
-		if (s) {
-			pid_t me = tbl_proc_self();
-			int32_t parent = (int32_t)t->pid;
-
-			/* Under the misc lock, so the reaper never sees the new pid with the parent's start time. */
-			if (tbl_misc_lock(t) == TBL_OK) {
-				if (atomic_compare_exchange_strong(&s->pid, &parent, (int32_t)me)) {
-					s->start_time = tbl_proc_start_time(me);
-					atomic_store(&s->flags, 0);
-					t->slot = s;
-				}
-				tbl_misc_unlock(t);
-			}
-		}
-		if (t->slot) {
-			t->pid = tbl_proc_self();
-		} else {
-			hold_set_clear(t);
-			t->pid = 0;
+		if (tracked[i]) {
+			fork_child_one(tracked[i]);
 		}
 	}
+	for (t = threads; t; t = t->thread_next) {
+		if (t->tid == fork_tid) {
+			fork_child_one(t);
+		} else {
+			t->handover = NULL;
+			t->handed_over = 0;
+			t->slot = NULL;
+			t->pid = 0;
+			hold_set_clear(t);
+		}
+	}
+	threads_unlock();
 }
 
 void tbl_epoch_track_fork(tbl_t *t)
@@ -807,6 +884,34 @@ void tbl_epoch_untrack_fork(tbl_t *t)
 			tracked[i] = NULL;
 		}
 	}
+}
+
+void tbl_epoch_track_thread(tbl_t *t)
+{
+	tbl_proc_on_fork(on_fork_prepare, on_fork_parent, on_fork_child);
+	threads_lock();
+	t->thread_prev = NULL;
+	t->thread_next = threads;
+	if (threads) {
+		threads->thread_prev = t;
+	}
+	threads = t;
+	threads_unlock();
+}
+
+void tbl_epoch_untrack_thread(tbl_t *t)
+{
+	threads_lock();
+	if (t->thread_prev) {
+		t->thread_prev->thread_next = t->thread_next;
+	} else if (threads == t) {
+		threads = t->thread_next;
+	}
+	if (t->thread_next) {
+		t->thread_next->thread_prev = t->thread_prev;
+	}
+	t->thread_next = t->thread_prev = NULL;
+	threads_unlock();
 }
 
 /* ---- retire and reclaim ------------------------------------------------------------------------- */

@@ -53,6 +53,10 @@ unsigned tbl_holders_check(tbl_t *t, int force);
 /* Register the atfork handler that makes a forked child claim its own slot. Idempotent. */
 void tbl_epoch_track_fork(tbl_t *t);
 void tbl_epoch_untrack_fork(tbl_t *t);
+/* The same for a thread handle (tbl_thread_open): after a fork, only the forking thread's handle keeps
+ * going in the child (and claims its own slot there); the others forget theirs. */
+void tbl_epoch_track_thread(tbl_t *t);
+void tbl_epoch_untrack_thread(tbl_t *t);
 
 static inline tbl_status_t tbl_slot_ensure(tbl_t *t)
 {

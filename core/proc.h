@@ -30,6 +30,19 @@ uint64_t tbl_proc_mapping_ino(const void *addr);
 /* This process's id. */
 pid_t tbl_proc_self(void);
 
+/* Threads. A process whose threads each use the table (thread-safe PHP) gives each thread a reader slot
+ * of its own, owned by (pid, tid): kill(pid, 0) cannot tell a dead thread, so a thread's slot records its
+ * id and its own start time too. */
+/* The calling thread's id (Linux: gettid(), system-wide unique while it lives; the main thread's is the pid). */
+pid_t tbl_proc_thread_self(void);
+/* The start time of thread `tid` of process `pid` (Linux: field 22 of /proc/<pid>/task/<tid>/stat), 0
+ * when it cannot be read. */
+uint64_t tbl_proc_thread_start_time(pid_t pid, pid_t tid);
+/* Non-zero when `tid` is a live thread of process `pid` that started at `start_time` (0: only its
+ * liveness is checked). A thread that exited, or a zombie main thread, counts as dead. Without a way to
+ * tell (no /proc), a thread counts as alive as long as its process is. */
+int tbl_proc_thread_alive(pid_t pid, pid_t tid, uint64_t start_time);
+
 /* Run `prepare` in the parent just before every fork(), then `parent` in the parent and `child` in the
  * child (POSIX: pthread_atfork; any may be NULL). Registering the same triple again is a no-op.
  * Platforms without fork() ignore it. */

@@ -16,20 +16,22 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__linux__)
+# include <sys/syscall.h>
+#endif
 #include "proc.h"
 
 /* Parse /proc/<pid>/stat. The command name (field 2) is in parentheses and may contain spaces and ')' so
  * fields are counted from the last ')'. Sets *state to the state letter. */
-static uint64_t read_stat(pid_t pid, char *state)
+static uint64_t read_stat_file(const char *path, char *state)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024], *p;
 	unsigned long long start = 0;
 	size_t n;
 	int field;
 	FILE *f;
 
 	*state = '?';
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "r");
 	if (!f) {
 		return 0;
@@ -54,6 +56,14 @@ static uint64_t read_stat(pid_t pid, char *state)
 		start = 0;
 	}
 	return (uint64_t)start;
+}
+
+static uint64_t read_stat(pid_t pid, char *state)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return read_stat_file(path, state);
 }
 
 uint64_t tbl_proc_start_time(pid_t pid)
@@ -152,6 +162,51 @@ int tbl_proc_maps(pid_t pid, const void *addr, uint64_t ino)
 pid_t tbl_proc_self(void)
 {
 	return getpid();
+}
+
+pid_t tbl_proc_thread_self(void)
+{
+#if defined(__linux__) && defined(SYS_gettid)
+	return (pid_t)syscall(SYS_gettid);
+#else
+	return getpid();   /* no thread ids to tell threads apart: one owner per process, as before */
+#endif
+}
+
+uint64_t tbl_proc_thread_start_time(pid_t pid, pid_t tid)
+{
+	char path[80], state;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	return read_stat_file(path, &state);
+}
+
+int tbl_proc_thread_alive(pid_t pid, pid_t tid, uint64_t start_time)
+{
+	char path[80], state;
+	uint64_t now_start;
+
+	if (pid <= 0 || tid <= 0) {
+		return 0;
+	}
+#if defined(__linux__) && defined(SYS_tgkill)
+	/* ESRCH: no thread `tid` in process `pid` (it ended, or the id went to another process's thread). */
+	if (syscall(SYS_tgkill, (int)pid, (int)tid, 0) != 0 && errno == ESRCH) {
+		return 0;
+	}
+#endif
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	now_start = read_stat_file(path, &state);
+	if (state == '?') {
+		return access("/proc/self/task", F_OK) == 0 ? 0 : 1;   /* gone, or a system without /proc */
+	}
+	if (state == 'Z' || state == 'X') {
+		return 0;
+	}
+	if (start_time != 0 && now_start != 0 && now_start != start_time) {
+		return 0;   /* the id now names another thread of that process */
+	}
+	return 1;
 }
 
 #define TBL_FORK_HOOKS 4

@@ -60,6 +60,34 @@ pid_t tbl_proc_self(void)
 	return (pid_t)GetCurrentProcessId();
 }
 
+pid_t tbl_proc_thread_self(void)
+{
+	return (pid_t)GetCurrentThreadId();
+}
+
+uint64_t tbl_proc_thread_start_time(pid_t pid, pid_t tid)
+{
+	(void)pid;
+	(void)tid;
+	return 0;
+}
+
+/* Untested: a thread that can still be opened and has not ended is alive. */
+int tbl_proc_thread_alive(pid_t pid, pid_t tid, uint64_t start_time)
+{
+	HANDLE h;
+	DWORD rc;
+
+	(void)pid;
+	(void)start_time;
+	if (tid <= 0 || !(h = OpenThread(SYNCHRONIZE, FALSE, (DWORD)tid))) {
+		return 0;
+	}
+	rc = WaitForSingleObject(h, 0);
+	CloseHandle(h);
+	return rc == WAIT_TIMEOUT;
+}
+
 void tbl_proc_on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
 {
 	(void)prepare;

@@ -70,12 +70,14 @@ typedef struct tbl_slot {
 	uint64_t start_time;           /* owner's process start time (proc.h) */
 	uint64_t handover_ms;          /* TBL_SLOT_HANDOVER: when the parent claimed it (monotonic ms) */
 	_Atomic uint32_t nholds;       /* records in this slot's hold list (epoch.c; written by the owner) */
-	uint32_t reserved1;
+	_Atomic int32_t tid;           /* 0: owned by the whole process; else by this thread of it (a thread
+	                                  handle, tbl_thread_open) */
+	uint64_t tid_start;            /* that thread's start time (proc.h), with tid */
 	_Atomic uint64_t tier_l1_hits; /* the Redis tier's L1 hits of the processes that held this slot (tier.c):
 	                                  written by the owner only, never reset (a slot's next owner counts on
-	                                  from it), so the sum over the slots is exact. Was reserved[0] (always
-	                                  0): the layout is unchanged */
-	uint64_t reserved[2];
+	                                  from it), so the sum over the slots is exact. Was reserved (always 0):
+	                                  the layout is unchanged */
+	uint64_t reserved[1];
 	tbl_counters_t stats;          /* second cache line */
 } tbl_slot_t;
 
@@ -130,7 +132,8 @@ typedef struct tbl_claim {
 	uint64_t start_time;
 	uint64_t deadline_ms;          /* CLOCK_MONOTONIC */
 	uint16_t key_len;              /* the whole key's length */
-	uint8_t reserved[6];
+	uint8_t reserved[2];
+	int32_t tid;                   /* the claimant's thread (0: the process; see tbl_slot_t.tid) */
 	char key[TBL_CLAIM_KEY_INLINE];   /* the key's first min(key_len, TBL_CLAIM_KEY_INLINE) bytes */
 } tbl_claim_t;
 
@@ -277,6 +280,9 @@ struct tbl {
 	uint32_t store_count;          /* drives incremental TTL sweeps */
 	uint64_t evict_looked;         /* blocks this process's evictions looked at (core/bench/eviction_replay) */
 	pid_t pid;                     /* owner of `slot` */
+	pid_t tid;                     /* a thread handle (tbl_thread_open): its thread; 0: the process's handle */
+	tbl_t *thread_next;            /* thread handles of this process (epoch.c, for fork) */
+	tbl_t *thread_prev;
 	uint32_t lock_wait_ms;         /* the longest wait for a lock another process holds (tbl_config_t) */
 	int room_lock_failed;          /* tbl_room_alloc found no room because the allocator lock failed */
 	_Atomic uint64_t *holds;       /* all slots' hold lists (TBL_HOLD_MAX each) */

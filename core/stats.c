@@ -3,6 +3,7 @@
  * exact entry and byte counts of a namespace (expired entries swept first), and tbl_get_stats's
  * snapshot of the whole table for stats(), phpinfo() and the metrics endpoint.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "epoch.h"
 #include "expire.h"
@@ -87,10 +88,29 @@ static uint64_t longest_chain(tbl_t *t)
 	return max;
 }
 
+/* 1 when `pid` was not in the set yet (it is now); open addressing over `cap` cells (a power of two, more
+ * than the slots), no set: always 1. */
+static int pid_first_seen(int32_t *set, uint32_t cap, int32_t pid)
+{
+	uint32_t i;
+
+	if (!set) {
+		return 1;
+	}
+	for (i = ((uint32_t)pid * 0x9E3779B1u) & (cap - 1u); set[i] != 0; i = (i + 1u) & (cap - 1u)) {
+		if (set[i] == pid) {
+			return 0;
+		}
+	}
+	set[i] = pid;
+	return 1;
+}
+
 void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 {
 	tbl_header_t *h = t->hdr;
-	uint32_t i, hwm;
+	int32_t *pids;
+	uint32_t i, hwm, cap;
 	unsigned ns, created, reaped;
 
 	memset(out, 0, sizeof(*out));
@@ -100,7 +120,13 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	}
 	/* Count live processes only: first give back the slots, and the holds, of those that are gone. */
 	reaped = tbl_slots_reap_gone(t);
+	/* The threads of a threaded process have a slot each: processes are the distinct pids (without the
+	 * set, when it cannot be had, every slot counts as one). */
+	for (cap = 16u; cap < 2u * h->nslots; cap *= 2u) {
+	}
+	pids = calloc(cap, sizeof(*pids));
 	if (tbl_misc_lock(t) != TBL_OK) {
+		free(pids);
 		return;   /* an unusable lock: the counters stay 0 */
 	}
 	hwm = atomic_load(&h->slots_hwm);
@@ -114,7 +140,9 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 			continue;
 		}
 		out->slots_used++;
-		out->processes += !(atomic_load(&s->flags) & TBL_SLOT_HANDOVER);
+		if (!(atomic_load(&s->flags) & TBL_SLOT_HANDOVER)) {
+			out->processes += pid_first_seen(pids, cap, atomic_load(&s->pid));
+		}
 		out->pins += atomic_load(&s->nholds) != 0;
 #define TBL_SUM(f) out->f += TBL_LOAD_RELAXED(&s->stats.f)
 		TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
@@ -122,6 +150,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 #undef TBL_SUM
 	}
 	tbl_misc_unlock(t);
+	free(pids);
 
 	created = tbl_ns_count_created(t);
 	for (ns = 0; ns < created; ns++) {

@@ -342,6 +342,57 @@ void tbl_destroy(tbl_t *t)
 	free(t);
 }
 
+tbl_status_t tbl_thread_open(tbl_t *proc, tbl_t **out)
+{
+	tbl_t *t;
+
+	*out = NULL;
+	if (!(t = malloc(sizeof(*t)))) {
+		return TBL_ENOMEM;
+	}
+	/* The mapping and everything derived from it are the process handle's; the rest is this thread's. */
+	*t = *proc;
+	t->slot = NULL;
+	t->pid = 0;
+	t->tid = tbl_proc_thread_self();
+	t->rng = 0;
+	t->store_count = 0;
+	t->evict_looked = 0;
+	t->hold_set = NULL;
+	t->held_cache = NULL;
+	t->handover = NULL;
+	t->holds_ready = NULL;
+	t->handed_over = 0;
+	t->slot_retry_ms = 0;
+	t->room_lock_failed = 0;
+	t->errstr[0] = '\0';
+	tbl_epoch_track_thread(t);
+	*out = t;
+	return TBL_OK;
+}
+
+void tbl_thread_close(tbl_t *t)
+{
+	if (!t) {
+		return;
+	}
+	tbl_epoch_untrack_thread(t);
+	/* In a forked child, the handle of a thread that did not fork has no slot (epoch.c): nothing to give back. */
+	tbl_detach(t);
+	free(t->hold_set);
+	free(t);
+}
+
+void tbl_thread_forget(tbl_t *t)
+{
+	if (!t) {
+		return;
+	}
+	tbl_epoch_untrack_thread(t);
+	free(t->hold_set);
+	free(t);
+}
+
 int tbl_debug_protect(tbl_t *t, int readonly)
 {
 	return t->shm_ops->protect ? t->shm_ops->protect(&t->shm, readonly) : -1;

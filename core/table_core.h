@@ -5,7 +5,10 @@
  * before workers fork) and every forked process uses the same handle; the first call in a new process
  * claims that process's reader slot on its own (an atfork handler marks the handle).
  *
- * Threading model: one thread per process uses a handle (PHP NTS). Processes run concurrently.
+ * Threading model: one thread uses a handle at a time. A process of one thread (PHP NTS) uses the handle
+ * tbl_create gave it; a process whose threads each use the table (PHP ZTS) gives every thread a handle of
+ * its own (tbl_thread_open): its own reader slot, zero-copy holds, claims and counters, over the one
+ * mapping of the process's handle. Processes and threads run concurrently.
  *   - Readers (tbl_lookup between tbl_read_begin/tbl_read_end, the scans) take no lock.
  *   - Writers take a stripe lock (robust, process-shared) and never call back into the caller while
  *     holding it. Before every critical section the core calls hooks.block_signals() and after it
@@ -53,6 +56,16 @@ uint32_t tbl_user_claim(tbl_t *t, uint32_t uid);
 void tbl_destroy(tbl_t *t);
 /* Release this process's slot without unmapping (call at process/module shutdown in every process). */
 void tbl_detach(tbl_t *t);
+/* Threads. A handle for the calling thread over `proc`'s mapping (which must outlive it): its slot is
+ * claimed on its first read and owned by (pid, this thread's id), so that a thread that ends without
+ * tbl_thread_close (killed, or gone without its cleanup) is found dead by the reaper and its slot, holds
+ * and claims are released. TBL_ENOMEM. Use the handle from its thread only. */
+tbl_status_t tbl_thread_open(tbl_t *proc, tbl_t **out);
+/* Release the thread handle's slot (folding its stats), its holds, and free it; the mapping stays. */
+void tbl_thread_close(tbl_t *t);
+/* Free a thread handle whose segment is unmapped already (process shutdown before the thread's end):
+ * touches nothing of the segment. */
+void tbl_thread_forget(tbl_t *t);
 
 /* ---- namespaces ---------------------------------------------------------------------------------- */
 /* Find a namespace by name. TBL_ENOTFOUND when it has never been created. */
@@ -183,7 +196,8 @@ typedef struct tbl_stats {
 	uint64_t evict_runs;                /* evictions of a run of neighbouring blocks (one per write that evicted) */
 	uint64_t evict_moves;               /* entries moved out of such a run rather than evicted (gdsf) */
 	uint64_t slots_total, slots_used;
-	uint64_t processes;                 /* live processes attached (slots in use, fork handovers aside) */
+	uint64_t processes;                 /* live processes attached (the distinct pids of the slots in use, fork
+	                                       handovers aside: a threaded process has a slot per thread) */
 	uint64_t lock_repairs;              /* EOWNERDEAD recoveries */
 	uint64_t lock_timeouts;             /* waits for a lock that gave up: its holder is stopped or stuck */
 	uint64_t gc_runs;                   /* tbl_gc passes (leak recovery after a dead writer) */

@@ -52,26 +52,13 @@ if [ -z "$VERSION" ]; then
 	VERSION=$(php_minor php-config)
 fi
 [[ "$VERSION" =~ ^[0-9]+\.[0-9]+$ ]] || die "cannot tell which PHP to build (php-config --version: '$VERSION')"
-SRC=php$VERSION
-
-# Debian's patched phpize takes libtool's and pkg-config's m4 files from $prefix/share/aclocal (for
-# Debian's own PHP that is /usr/share/aclocal); give the debug prefix the same files.
-LIBTOOL_M4="pkg.m4 libtool.m4 ltoptions.m4 ltsugar.m4 ltversion.m4 lt~obsolete.m4"
-link_aclocal() {
-	local f
-	mkdir -p "$PREFIX/share/aclocal"
-	for f in $LIBTOOL_M4; do
-		[ -f "/usr/share/aclocal/$f" ] || die "/usr/share/aclocal/$f missing (install libtool and pkg-config)"
-		ln -sf "/usr/share/aclocal/$f" "$PREFIX/share/aclocal/$f"
-	done
-}
 
 if [ -x "$PREFIX/bin/php" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "${CONFIGURE_FLAGS[*]}" ] \
 	&& [[ "$("$PREFIX/bin/php" -v 2>/dev/null)" == *DEBUG* ]] \
 	&& [ "$(php_minor "$PREFIX/bin/php-config")" = "$VERSION" ]; then
 	log "debug PHP already built: $("$PREFIX/bin/php" -v | head -n 1)"
 	apt_ensure libtool pkg-config
-	link_aclocal
+	php_link_aclocal "$PREFIX"
 	echo "$PREFIX/bin/php-config"
 	exit 0
 fi
@@ -79,32 +66,10 @@ fi
 # build-essential brings gcc, make and dpkg-dev (dpkg-source unpacks and patches the source package).
 apt_ensure build-essential dpkg-dev autoconf automake libtool bison re2c pkg-config file
 
-apt_deb_src || die "no apt sources found to derive deb-src entries from"
-
-mkdir -p "$CACHE/src"
-cd "$CACHE/src"
-srcdir=$(find . -maxdepth 1 -type d -name "$SRC-$VERSION.*" | sort -V | tail -n 1)
-if [ -z "$srcdir" ] || [ ! -f "$srcdir/configure.ac" ]; then
-	# apt-get source picks the source matching the binary candidate; when that version only exists in the
-	# security archive (no sources there), fall back to the newest version the deb-src entries do serve.
-	log "apt-get source $SRC (into $CACHE/src)"
-	if ! apt-get source -qq "$SRC" >&2 2>"$CACHE/apt-source.err"; then
-		ver=$(apt-cache showsrc "$SRC" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
-		[ -n "$ver" ] || { cat "$CACHE/apt-source.err" >&2; die "no $SRC source package available"; }
-		log "binary candidate has no source; fetching $SRC=$ver"
-		if ! apt-get source -qq "$SRC=$ver" >&2 2>"$CACHE/apt-source.err"; then
-			cat "$CACHE/apt-source.err" >&2
-			if grep -q '404' "$CACHE/apt-source.err"; then
-				log "the archive lists $SRC $ver but does not serve its files (404): no debug PHP $VERSION here"
-				exit 3
-			fi
-			die "apt-get source $SRC=$ver failed"
-		fi
-	fi
-	srcdir=$(find . -maxdepth 1 -type d -name "$SRC-$VERSION.*" | sort -V | tail -n 1)
-	[ -n "$srcdir" ] || die "apt-get source produced no $SRC-* directory"
-fi
-srcdir=$(cd "$srcdir" && pwd)
+rc=0
+srcdir=$(php_deb_source "$VERSION" "$CACHE") || rc=$?
+[ $rc = 3 ] && { log "no debug PHP $VERSION here"; exit 3; }
+[ $rc = 0 ] || exit $rc
 log "building $(basename "$srcdir") into $PREFIX (-j$JOBS, log: $CACHE/php-debug.log)"
 
 cd "$srcdir"
@@ -119,7 +84,7 @@ run make -j"$JOBS"
 rm -rf "$PREFIX"
 run make install
 mkdir -p "$PREFIX/etc/conf.d"
-link_aclocal
+php_link_aclocal "$PREFIX"
 printf '%s' "${CONFIGURE_FLAGS[*]}" >"$STAMP"
 
 [[ "$("$PREFIX/bin/php" -v)" == *DEBUG* ]] || die "$PREFIX/bin/php is not a debug build"

@@ -28,8 +28,9 @@
 #   composer   `composer validate --strict` passes for php/composer.json (table/cache); `composer validate`
 #              passes for the root composer.json (PIE's table/table) but for one objection of a Composer
 #              older than PIE (Debian 12's 2.5.5), whose schema has no `php-ext`: any other fails
-#   zts        configure stops with a clear error for a thread-safe (ZTS) PHP (faked: a copy of the
-#              headers with ZTS defined, behind a php-config that points at it)
+#   zts        configure accepts a thread-safe (ZTS) PHP, and stops with a clear error when the Redis tier is
+#              asked for there (faked: a copy of the headers with ZTS defined, behind a php-config that
+#              points at it; scripts/build-zts-php.sh builds a real one, for .ci/run's zts step)
 #
 # Installs php-pear, composer (and PHP) from Debian's archive when missing and run as root (NO_INSTALL=1: don't).
 # Environment: PHP (default php) runs the PHP-side helpers and --ri; PECL (default pecl).
@@ -90,6 +91,9 @@ shipped_files() {
 		case "$f" in
 			# not shipped: development-only parts of the tree
 			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*|redis/build/*) continue ;;
+			# the threaded harnesses, on the embed SAPI and under Apache's event MPM: they need a ZTS PHP built
+			# by scripts/build-zts-php.sh
+			tests/embed/*|tests/apache/*) continue ;;
 			# the PHP library table/cache: a Composer package of its own (php/composer.json), not part of the extension
 			php/*) continue ;;
 			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|redis/.gitignore|package.xml|composer.json) continue ;;
@@ -358,9 +362,10 @@ else
 fi
 
 # --- zts -------------------------------------------------------------------------------------------------
-# configure refuses a thread-safe PHP with a clear message. There is no ZTS PHP here, so fake one: a copy
-# of this PHP's headers whose main/php_config.h defines ZTS (what phpize's configure reads), behind a
-# php-config that points at the copy. Skipped when phpize or the headers are missing.
+# configure takes a thread-safe PHP, but refuses the Redis tier there with a clear message. A ZTS PHP takes
+# minutes to build, so fake one: a copy of this PHP's headers whose main/php_config.h defines ZTS (what
+# phpize's configure reads), behind a php-config that points at the copy. Skipped when phpize or the
+# headers are missing.
 zts_check() {
 	local cfg inc fake out
 	cfg=$(command -v "${PHP_CONFIG:-php-config}" 2>/dev/null) || true
@@ -373,11 +378,16 @@ zts_check() {
 	printf '\n#undef ZTS\n#define ZTS 1\n' >>"$fake/include/main/php_config.h"
 	sed "s|^include_dir=.*|include_dir=\"$fake/include\"|" "$cfg" >"$fake/php-config" && chmod +x "$fake/php-config"
 	cp config.m4 ./*.c ./*.h "$fake/src/" && cp -r core serializer "$fake/src/"
+	local refusal="--with-table-hiredis is not supported on thread-safe PHP (ZTS) yet"
 	out=$(cd "$fake/src" && phpize >/dev/null 2>&1 && ./configure --with-php-config="$fake/php-config" --enable-table 2>&1)
-	if [ $? -ne 0 ] && grep -q "table does not support thread-safe PHP (ZTS) yet" <<<"$out"; then
-		ok "zts: configure refuses a thread-safe PHP: $(grep -o 'table does not support thread-safe PHP (ZTS) yet' <<<"$out")"
+	if [ $? -ne 0 ]; then
+		fail "zts: configure refused a thread-safe PHP:"; tail -n 5 <<<"$out" | sed 's/^/     /'; return
+	fi
+	out=$(cd "$fake/src" && ./configure --with-php-config="$fake/php-config" --enable-table --with-table-hiredis 2>&1)
+	if [ $? -ne 0 ] && grep -qF -- "$refusal" <<<"$out"; then
+		ok "zts: configure takes a thread-safe PHP, and refuses the Redis tier there: $refusal"
 	else
-		fail "zts: configure did not refuse a thread-safe PHP:"; tail -n 5 <<<"$out" | sed 's/^/     /'
+		fail "zts: configure did not refuse --with-table-hiredis on a thread-safe PHP:"; tail -n 5 <<<"$out" | sed 's/^/     /'
 	fi
 }
 zts_check

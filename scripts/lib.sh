@@ -14,6 +14,8 @@
 #                         table.ini in PHP's scan dir), export PHP_INI_SCAN_DIR naming a copy of that scan dir
 #                         without it, so that `php -d extension=BUILD/table.so` loads the build under test
 #                         instead of warning "already loaded" and testing the installed one
+#   php_deb_source X.Y CACHE  unpack Debian's phpX.Y source package under CACHE/src (once), print its dir
+#   php_link_aclocal PREFIX  libtool's and pkg-config's m4 files for the phpize of a PHP built under PREFIX
 #   php_deb_pkgs SUFFIX...  the Debian packages of the PHP on PATH: `php_deb_pkgs dev cli` is "php8.4-dev
 #                         php8.4-cli" on Debian 13; "php-dev php-cli" (the release's default PHP) when no PHP
 #                         is installed yet. No script names a PHP version of its own.
@@ -82,6 +84,50 @@ apt_deb_src() {
 	fi
 	_TABLE_APT_UPDATED=0
 	apt_update_once
+}
+
+# php_deb_source X.Y CACHE: unpack Debian's phpX.Y source package into CACHE/src (once; reused after) and
+# print its directory. apt-get source picks the source matching the binary candidate; when that version
+# only exists in the security archive (no sources there), the newest version the deb-src entries serve.
+# Status 3 when the archive lists the source package but does not serve its files (seen for Debian 13's
+# php8.4: its .dsc and tarballs answer 404), 1 on another failure. Progress on stderr.
+php_deb_source() {
+	local version=$1 cache=$2 src="php$1" srcdir ver
+	apt_deb_src || { log "error: no apt sources found to derive deb-src entries from"; return 1; }
+	mkdir -p "$cache/src"
+	srcdir=$(cd "$cache/src" && find . -maxdepth 1 -type d -name "$src-$version.*" | sort -V | tail -n 1)
+	if [ -z "$srcdir" ] || [ ! -f "$cache/src/$srcdir/configure.ac" ]; then
+		log "apt-get source $src (into $cache/src)"
+		if ! (cd "$cache/src" && apt-get source -qq "$src" >&2 2>"$cache/apt-source.err"); then
+			ver=$(apt-cache showsrc "$src" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
+			[ -n "$ver" ] || { cat "$cache/apt-source.err" >&2; log "error: no $src source package available"; return 1; }
+			log "binary candidate has no source; fetching $src=$ver"
+			if ! (cd "$cache/src" && apt-get source -qq "$src=$ver" >&2 2>"$cache/apt-source.err"); then
+				cat "$cache/apt-source.err" >&2
+				if grep -q '404' "$cache/apt-source.err"; then
+					log "the archive lists $src $ver but does not serve its files (404)"
+					return 3
+				fi
+				log "error: apt-get source $src=$ver failed"
+				return 1
+			fi
+		fi
+		srcdir=$(cd "$cache/src" && find . -maxdepth 1 -type d -name "$src-$version.*" | sort -V | tail -n 1)
+		[ -n "$srcdir" ] || { log "error: apt-get source produced no $src-* directory"; return 1; }
+	fi
+	(cd "$cache/src/$srcdir" && pwd)
+}
+
+# php_link_aclocal PREFIX: Debian's patched phpize takes libtool's and pkg-config's m4 files from
+# $prefix/share/aclocal (for Debian's own PHP that is /usr/share/aclocal); give a PHP built from Debian's
+# source under PREFIX the same files.
+php_link_aclocal() {
+	local f
+	mkdir -p "$1/share/aclocal"
+	for f in pkg.m4 libtool.m4 ltoptions.m4 ltsugar.m4 ltversion.m4 'lt~obsolete.m4'; do
+		[ -f "/usr/share/aclocal/$f" ] || die "/usr/share/aclocal/$f missing (install libtool and pkg-config)"
+		ln -sf "/usr/share/aclocal/$f" "$1/share/aclocal/$f"
+	done
 }
 
 apt_ensure() {

@@ -22,6 +22,12 @@
 #              runnable run on the table.so (the doc test)
 #   adapters   php/tests/run.sh: table/cache's PHPUnit suite (PSR-16, PSR-6, Symfony, Laravel) on the table.so
 #   observe    status/test/run.sh: the status page served by `php -S`, checked in headless Chromium
+#   embed      (not by default: it needs a thread-safe PHP with the embed SAPI, scripts/build-zts-php.sh)
+#              tests/embed/run.sh: 8 threads of one process running PHP requests on the table, exact
+#              totals (with --zero-copy: table.zero_copy=1 there too)
+#   apache     (not by default: it needs a thread-safe PHP's mod_php, PHP_ZTS_APACHE=1 scripts/build-zts-php.sh)
+#              tests/apache/run.sh: Apache's event MPM on loopback, 2 processes x 16 threads, 20,000
+#              increments at concurrency 16, values handed between requests, a timed-out request's holds
 #
 # Options (environment variables in brackets):
 #   --quick               same as --layers=phpt
@@ -458,6 +464,37 @@ if has_layer smoke && [ $BUILT = 1 ]; then
 	for f in benchmarks/test/*_check.sh; do [ -f "$f" ] && scripts+=("$f"); done
 	[ ${#scripts[@]} -gt 0 ] || record smoke 0 0 0 "no benchmarks/smoke.sh yet"
 	for f in "${scripts[@]+"${scripts[@]}"}"; do run_bench_script "$f"; done
+fi
+
+# --- layer: embed ----------------------------------------------------------------------------------------
+# The threaded harness on the embed SAPI of a thread-safe PHP (tests/embed/run.sh, FrankenPHP's model).
+if has_layer embed && [ $BUILT = 1 ]; then
+	banner "embed: tests/embed/run.sh (threads of one process running PHP requests)"
+	elog="$BUILD_ROOT/embed-$LABEL.log"
+	EMBED_BUILD_DIR="$BUILD_ROOT/embed-$LABEL" EMBED_INI=$([ "$ZERO_COPY" = 1 ] && echo table.zero_copy=1) \
+		bash tests/embed/run.sh "$PHP_CONFIG" "$EXT_SO" 2>&1 | tee "$elog"
+	erc=${PIPESTATUS[0]}
+	c=$(counts_from embed-threads "$elog")
+	if [ -z "$c" ]; then record embed 0 1 0 "tests/embed/run.sh ended without a summary (exit $erc); see $elog"
+	else
+		set -- $c
+		if [ "$erc" -ne 0 ] && [ "$2" -eq 0 ]; then record embed "$1" 1 0 "exit $erc"; else record embed "$1" "$2"; fi
+	fi
+fi
+
+# --- layer: apache ---------------------------------------------------------------------------------------
+# mod_php of a thread-safe PHP under Apache's event MPM (tests/apache/run.sh).
+if has_layer apache && [ $BUILT = 1 ]; then
+	banner "apache: tests/apache/run.sh (Apache's event MPM: processes of threads on one table)"
+	alog="$BUILD_ROOT/apache-$LABEL.log"
+	NO_INSTALL=$NO_INSTALL bash tests/apache/run.sh "$PHP_CONFIG" "$EXT_SO" 2>&1 | tee "$alog"
+	arc=${PIPESTATUS[0]}
+	c=$(counts_from apache-threads "$alog")
+	if [ -z "$c" ]; then record apache 0 1 0 "tests/apache/run.sh ended without a summary (exit $arc); see $alog"
+	else
+		set -- $c
+		if [ "$arc" -ne 0 ] && [ "$2" -eq 0 ]; then record apache "$1" 1 0 "exit $arc"; else record apache "$1" "$2"; fi
+	fi
 fi
 
 # --- layers: adapters, observe ---------------------------------------------------------------------------

@@ -15,8 +15,16 @@
 #include "serializer/serializer.h"
 #include "serializer/image.h"
 #include "serializer/compress.h"
+#include "serializer/shape.h"
 
 bool php_table_encode_images;
+
+/* Thread-safe PHP: the extension's one TSRM cache (ZEND_TSRMLS_CACHE_UPDATE in table.c's GINIT and RINIT)
+ * is defined here, in the lowest Zend layer, because every layer of the binding reads it (TABLE_G,
+ * EG, emalloc): calls go down only (scripts/check-binding-layers.sh). */
+#if defined(COMPILE_DL_TABLE) && defined(ZTS)
+ZEND_TSRMLS_CACHE_DEFINE()
+#endif
 
 static zend_class_entry *exception_ce;   /* Shm\TableException, from php_table_serializer_startup() */
 
@@ -50,6 +58,7 @@ const php_table_serializer *php_table_serializer_for_type(uint8_t type)
 void php_table_serializer_startup(zend_class_entry *ce)
 {
 	exception_ce = ce;
+	php_table_shape_startup();
 }
 
 ZEND_COLD void php_table_throw_corrupt(const char *why)

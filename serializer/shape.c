@@ -25,7 +25,9 @@
  *
  * Both caches are freed at MSHUTDOWN, after every request's arrays are gone. Forked children inherit
  * them copy-on-write. Values stored elsewhere (APCu, our own table) copy key bytes, never these
- * pointers. Not used in ZTS builds: they are process-wide and unlocked.
+ * pointers. They are unlocked: under ZTS each thread has caches of its own (a TSRM resource, freed when
+ * the thread ends, when its requests' arrays are gone too), since a request's arrays never reach
+ * another thread.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -39,7 +41,17 @@
 #define KEY_MAX_LEN 32u
 #define SHAPE_TAKEOVER 32u
 
-#ifndef ZTS
+typedef struct shape_caches {
+	php_table_shape *shapes[PHP_TABLE_SHAPE_SLOTS];   /* first: shape.h's php_table_shapes under ZTS */
+	uint8_t misses[PHP_TABLE_SHAPE_SLOTS];
+	zend_string *keys[KEY_SLOTS];
+} shape_caches;
+
+#ifdef ZTS
+ts_rsrc_id php_table_shapes_id;
+# define shape_misses (TSRMG_BULK_STATIC(php_table_shapes_id, shape_caches *)->misses)
+# define key_cache (TSRMG_BULK_STATIC(php_table_shapes_id, shape_caches *)->keys)
+#else
 php_table_shape *php_table_shapes[PHP_TABLE_SHAPE_SLOTS];
 static uint8_t shape_misses[PHP_TABLE_SHAPE_SLOTS];
 static zend_string *key_cache[KEY_SLOTS];
@@ -88,7 +100,6 @@ zend_string *php_table_shape_key(const char *p, uint32_t len)
 		return len == 0 ? ZSTR_EMPTY_ALLOC() : ZSTR_CHAR((unsigned char)p[0]);
 	}
 	h = zend_inline_hash_func(p, len);
-#ifndef ZTS
 	if (len <= KEY_MAX_LEN) {
 		zend_string **slot = &key_cache[h & (KEY_SLOTS - 1)];
 		s = *slot;
@@ -103,7 +114,6 @@ zend_string *php_table_shape_key(const char *p, uint32_t len)
 			return s;
 		}
 	}
-#endif
 	/* Slot taken by another key, or too long to cache: an ordinary string, with its hash set. */
 	s = zend_string_init(p, len, 0);
 	ZSTR_H(s) = h;
@@ -113,9 +123,6 @@ zend_string *php_table_shape_key(const char *p, uint32_t len)
 void php_table_shape_learn(uint32_t hash, const unsigned char *keys, uint32_t keys_len, const HashTable *ht,
                            zend_long next_free)
 {
-#ifdef ZTS
-	(void)hash; (void)keys; (void)keys_len; (void)ht; (void)next_free;
-#else
 	uint32_t i = hash & (PHP_TABLE_SHAPE_SLOTS - 1);
 	php_table_shape *t = php_table_shapes[i];
 	size_t hash_bytes, image_size;
@@ -154,22 +161,57 @@ void php_table_shape_learn(uint32_t hash, const unsigned char *keys, uint32_t ke
 	free(t);
 	php_table_shapes[i] = n;
 	shape_misses[i] = 0;
-#endif
+}
+
+static void shape_caches_free(php_table_shape **shapes, uint8_t *misses, zend_string **keys)
+{
+	for (uint32_t i = 0; i < PHP_TABLE_SHAPE_SLOTS; i++) {
+		free(shapes[i]);
+		shapes[i] = NULL;
+		misses[i] = 0;
+	}
+	for (uint32_t i = 0; i < KEY_SLOTS; i++) {
+		if (keys[i]) {
+			pefree(keys[i], 1);
+			keys[i] = NULL;
+		}
+	}
+}
+
+#ifdef ZTS
+static void shape_caches_ctor(void *p)
+{
+	memset(p, 0, sizeof(shape_caches));
+}
+
+/* A thread's end (or MSHUTDOWN's ts_free_id, for every thread): its requests' arrays are gone. */
+static void shape_caches_dtor(void *p)
+{
+	shape_caches *c = p;
+
+	shape_caches_free(c->shapes, c->misses, c->keys);
+}
+
+void php_table_shape_startup(void)
+{
+	ts_allocate_id(&php_table_shapes_id, sizeof(shape_caches), shape_caches_ctor, shape_caches_dtor);
 }
 
 void php_table_shape_shutdown(void)
 {
-#ifndef ZTS
-	for (uint32_t i = 0; i < PHP_TABLE_SHAPE_SLOTS; i++) {
-		free(php_table_shapes[i]);
-		php_table_shapes[i] = NULL;
-		shape_misses[i] = 0;
+	/* Every thread's, and the id itself: nothing of this module may run at tsrm_shutdown once unloaded. */
+	if (php_table_shapes_id) {
+		ts_free_id(php_table_shapes_id);
+		php_table_shapes_id = 0;
 	}
-	for (uint32_t i = 0; i < KEY_SLOTS; i++) {
-		if (key_cache[i]) {
-			pefree(key_cache[i], 1);
-			key_cache[i] = NULL;
-		}
-	}
-#endif
 }
+#else
+void php_table_shape_startup(void)
+{
+}
+
+void php_table_shape_shutdown(void)
+{
+	shape_caches_free(php_table_shapes, shape_misses, key_cache);
+}
+#endif

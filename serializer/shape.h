@@ -7,7 +7,8 @@
  * hash slots and buckets (keys and hashes included) and filling in the values. Nothing here caches a
  * value: a template holds keys only.
  *
- * Everything is per process, unlocked, and off in ZTS builds (threads would race on it).
+ * Everything is per process and unlocked; under ZTS, per thread (a TSRM resource of its own, freed when
+ * the thread ends).
  */
 #ifndef PHP_TABLE_SHAPE_H
 #define PHP_TABLE_SHAPE_H
@@ -34,7 +35,11 @@ typedef struct php_table_shape {
 #define PHP_TABLE_SHAPE_MAX_COUNT 64u
 #define PHP_TABLE_SHAPE_MAX_KEYS_LEN 1024u
 
-#ifndef ZTS
+#ifdef ZTS
+/* This thread's caches (shape.c); the templates are their first member. */
+extern ts_rsrc_id php_table_shapes_id;
+# define php_table_shapes (TSRMG_BULK_STATIC(php_table_shapes_id, php_table_shape **))
+#else
 extern php_table_shape *php_table_shapes[PHP_TABLE_SHAPE_SLOTS];
 #endif
 
@@ -43,17 +48,12 @@ extern php_table_shape *php_table_shapes[PHP_TABLE_SHAPE_SLOTS];
 static zend_always_inline const php_table_shape *php_table_shape_find(uint32_t hash, uint32_t count,
                                                                       const unsigned char *keys, uint32_t keys_len)
 {
-#ifdef ZTS
-	(void)hash; (void)count; (void)keys; (void)keys_len;
-	return NULL;
-#else
 	const php_table_shape *t = php_table_shapes[hash & (PHP_TABLE_SHAPE_SLOTS - 1)];
 	if (EXPECTED(t != NULL) && t->hash == hash && t->count == count && t->keys_len == keys_len
 	    && memcmp(t->keys, keys, keys_len) == 0) {
 		return t;
 	}
 	return NULL;
-#endif
 }
 
 /* A new array (refcount 1) with the template's keys, hash slots and nNextFreeElement, and values not yet
@@ -90,7 +90,9 @@ void php_table_shape_learn(uint32_t hash, const unsigned char *keys, uint32_t ke
  * owns them); all have their hash set. */
 zend_string *php_table_shape_key(const char *p, uint32_t len);
 
-/* Free both caches (MSHUTDOWN, after the last request's arrays are gone). */
+/* MINIT: under ZTS, allocate each thread's caches (a TSRM resource); nothing otherwise. */
+void php_table_shape_startup(void);
+/* Free both caches (MSHUTDOWN, after the last request's arrays are gone; under ZTS every thread's). */
 void php_table_shape_shutdown(void);
 
 #endif

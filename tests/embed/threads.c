@@ -1,0 +1,202 @@
+/*
+ * tests/embed/threads.c - FrankenPHP's model on PHP's embed SAPI: one process, THREADS threads, each
+ * running PHP requests in a loop against Shm\Table, and exact totals checked at the end.
+ *
+ * Every request of every thread, ITERATIONS times: increments a counter all threads share and one of its
+ * own; add()s keys every thread adds (one winner each, which counts its win); increments a value by a
+ * get() + cas() loop; sets an array of its own and reads it back identical, and reads another thread's,
+ * which must be whole; now and then overwrites a 100 KB string every thread writes and reads it back
+ * whole (threads sharing one reader slot once read such values torn); remember()s keys every thread
+ * asks for, whose $compute counts its runs. Then the main thread checks: the shared counter and the cas
+ * value are THREADS x REQUESTS x ITERATIONS, each thread's counter REQUESTS x ITERATIONS, the add() wins
+ * one per key, the remember() computations one per key; and, once the threads ended (TSRM ran the
+ * module's GSHUTDOWN) or vanished (one thread ends its request but not its TSRM state, as a thread
+ * killed between requests would: its reader slot is found by its thread id and reaped), only the main
+ * thread holds a reader slot.
+ *
+ *   threads [THREADS [REQUESTS [ITERATIONS]]]     (8 20 50); the table.so comes from the INI files
+ *                                                 (tests/embed/run.sh writes them)
+ * Output: one line per failure, then `embed-threads: N passed, N failed`. Exit status 1 on a failure.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sapi/embed/php_embed.h>
+
+#ifndef ZTS
+# error "tests/embed/threads.c needs a thread-safe PHP (scripts/build-zts-php.sh)"
+#endif
+
+static int threads_n = 8, requests_n = 20, iterations_n = 50;
+static int failures;
+static pthread_mutex_t failures_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void fail(const char *what)
+{
+	pthread_mutex_lock(&failures_lock);
+	failures++;
+	fprintf(stdout, "FAIL %s\n", what);
+	fflush(stdout);
+	pthread_mutex_unlock(&failures_lock);
+}
+
+/* Evaluate `code` (an expression) in the current request; its string result into out. */
+static int eval_string(const char *code, char *out, size_t outlen)
+{
+	zval rv;
+	int ok = 0;
+
+	ZVAL_UNDEF(&rv);
+	snprintf(out, outlen, "(no result)");
+	zend_try {
+		if (zend_eval_stringl((char *)code, strlen(code), &rv, "embed-threads") == SUCCESS
+		    && Z_TYPE(rv) == IS_STRING) {
+			snprintf(out, outlen, "%s", Z_STRVAL(rv));
+			ok = 1;
+		}
+	} zend_catch {
+		snprintf(out, outlen, "(bailout: a fatal error)");
+	} zend_end_try();
+	zval_ptr_dtor(&rv);
+	return ok;
+}
+
+/* One request: start it, run `code`, end it. 1 when the code returned "ok...". */
+static int request(const char *code, char *out, size_t outlen)
+{
+	int ok;
+
+	if (php_request_startup() == FAILURE) {
+		snprintf(out, outlen, "php_request_startup() failed");
+		return 0;
+	}
+	SG(headers_sent) = 1;
+	SG(request_info).no_headers = 1;
+	ok = eval_string(code, out, outlen) && strncmp(out, "ok", 2) == 0;
+	php_request_shutdown(NULL);
+	return ok;
+}
+
+static const char worker_code[] =
+	"(function (int $t, int $r, int $n, int $iters) {\n"
+	"  try {\n"
+	"    for ($i = 0; $i < $iters; $i++) {\n"
+	"      Shm\\Table::increment('counter');\n"
+	"      Shm\\Table::increment(\"thread:$t\");\n"
+	"      if (Shm\\Table::add(\"added:$r:$i\", $t)) { Shm\\Table::increment('adds'); }\n"
+	"      do { $v = Shm\\Table::get('cas'); } while (!Shm\\Table::cas('cas', $v, $v + 1));\n"
+	"      $mine = ['t' => $t, 'r' => $r, 'i' => $i, 'pad' => str_repeat(chr(97 + $t), 300)];\n"
+	"      Shm\\Table::set(\"array:$t\", $mine);\n"
+	"      if (Shm\\Table::get(\"array:$t\") !== $mine) { return \"array:$t came back different\"; }\n"
+	"      $o = Shm\\Table::get('array:' . (($t + 1) %% $n));\n"
+	"      if ($o !== null && $o['pad'] !== str_repeat(chr(97 + $o['t']), 300)) { return 'another thread\\'s array is torn'; }\n"
+	"      if ($i %% 10 === 0) {\n"
+	"        Shm\\Table::set('big', str_repeat(chr(65 + $t), 100000));\n"
+	"        $b = Shm\\Table::get('big');\n"
+	"        if (!is_string($b) || strlen($b) !== 100000 || $b !== str_repeat($b[0], 100000)) { return 'a 100 KB value read torn'; }\n"
+	"      }\n"
+	"      $got = Shm\\Table::remember(\"remember:$r:\" . ($i %% 10), function () { Shm\\Table::increment('computed'); return 1; });\n"
+	"      if ($got !== 1) { return 'remember() returned ' . var_export($got, true); }\n"
+	"    }\n"
+	"    return 'ok';\n"
+	"  } catch (\\Throwable $e) { return get_class($e) . ': ' . $e->getMessage(); }\n"
+	"})(%d, %d, %d, %d)";
+
+typedef struct worker {
+	pthread_t thread;
+	int index;
+	int vanish;   /* end the last request, but not the thread's TSRM state (no ts_free_thread) */
+} worker_t;
+
+static void *worker(void *arg)
+{
+	worker_t *w = arg;
+	char code[sizeof(worker_code) + 64], out[512], what[700];
+	int r;
+
+	(void)ts_resource(0);
+	for (r = 0; r < requests_n; r++) {
+		snprintf(code, sizeof(code), worker_code, w->index, r, threads_n, iterations_n);
+		if (!request(code, out, sizeof(out))) {
+			snprintf(what, sizeof(what), "thread %d, request %d: %s", w->index, r, out);
+			fail(what);
+			break;
+		}
+	}
+	if (!w->vanish) {
+		ts_free_thread();   /* the module's GSHUTDOWN: the thread's reader slot goes back */
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	worker_t *w;
+	char code[2048], out[1024], what[1200];
+	int i, passed = 0;
+
+	if (argc > 1) threads_n = atoi(argv[1]);
+	if (argc > 2) requests_n = atoi(argv[2]);
+	if (argc > 3) iterations_n = atoi(argv[3]);
+	if (threads_n < 2 || requests_n < 1 || iterations_n < 10) {
+		fprintf(stderr, "usage: %s [THREADS>=2 [REQUESTS>=1 [ITERATIONS>=10]]]\n", argv[0]);
+		return 2;
+	}
+	if (php_embed_init(argc, argv) == FAILURE) {
+		fprintf(stderr, "php_embed_init() failed\n");
+		return 1;
+	}
+	/* php_embed_init left the main thread in a request: set up in it, then end it. */
+	if (!eval_string("(function () { if (!class_exists('Shm\\\\Table')) { return 'no Shm\\\\Table: load table.so'; }"
+	                 " Shm\\Table::clearAll(); Shm\\Table::set('cas', 0); return 'ok'; })()", out, sizeof(out))
+	    || strcmp(out, "ok") != 0) {
+		fprintf(stdout, "FAIL setup: %s\n", out);
+		php_embed_shutdown();
+		return 1;
+	}
+	php_request_shutdown(NULL);
+
+	w = calloc((size_t)threads_n, sizeof(*w));
+	for (i = 0; i < threads_n; i++) {
+		w[i].index = i;
+		w[i].vanish = i == threads_n - 1;
+		if (pthread_create(&w[i].thread, NULL, worker, &w[i]) != 0) {
+			fprintf(stderr, "pthread_create failed\n");
+			return 1;
+		}
+	}
+	for (i = 0; i < threads_n; i++) {
+		pthread_join(w[i].thread, NULL);
+	}
+	passed += failures == 0;
+
+	snprintf(code, sizeof(code),
+		"(function (int $n, int $r, int $iters) {\n"
+		"  $want = ['counter' => $n * $r * $iters, 'cas' => $n * $r * $iters, 'adds' => $r * $iters, 'computed' => $r * 10];\n"
+		"  for ($t = 0; $t < $n; $t++) { $want[\"thread:$t\"] = $r * $iters; }\n"
+		"  $bad = [];\n"
+		"  foreach ($want as $k => $v) { $g = Shm\\Table::get($k); if ($g !== $v) { $bad[] = \"$k: \" . var_export($g, true) . \" (want $v)\"; } }\n"
+		"  $s = Shm\\Table::stats();\n"
+		"  if ($s['slots_used'] !== 1) { $bad[] = \"slots_used: {$s['slots_used']} (want 1, the main thread's)\"; }\n"
+		"  if ($s['processes'] !== 1) { $bad[] = \"processes: {$s['processes']} (want 1)\"; }\n"
+		"  return $bad ? implode('; ', $bad) : sprintf('ok: %%d threads x %%d requests x %%d: counter %%d, cas %%d, adds %%d, computed %%d', $n, $r, $iters, $want['counter'], $want['cas'], $want['adds'], $want['computed']);\n"
+		"})(%d, %d, %d)", threads_n, requests_n, iterations_n);
+	if (php_request_startup() == FAILURE) {
+		fail("the main thread's last request did not start");
+	} else {
+		SG(headers_sent) = 1;
+		SG(request_info).no_headers = 1;
+		if (eval_string(code, out, sizeof(out)) && strncmp(out, "ok", 2) == 0) {
+			printf("%s\n", out);
+			passed++;
+		} else {
+			snprintf(what, sizeof(what), "totals: %s", out);
+			fail(what);
+		}
+	}
+	php_embed_shutdown();   /* ends the request, then the module (MSHUTDOWN, every thread's GSHUTDOWN) */
+	free(w);
+	printf("embed-threads: %d passed, %d failed\n", passed, failures);
+	return failures ? 1 : 0;
+}
