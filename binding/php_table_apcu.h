@@ -70,7 +70,7 @@ PHP_TABLE_HIDDEN tbl_t *php_table_apcu_table_slow(bool quiet);
 
 static zend_always_inline tbl_t *php_table_apcu_table(bool quiet)
 {
-	if (EXPECTED(php_table_apcu_g.active) && EXPECTED(php_table_tbl != NULL)) {
+	if (EXPECTED(php_table_apcu_active) && EXPECTED(php_table_tbl != NULL)) {
 		return php_table_tbl;
 	}
 	return php_table_apcu_table_slow(quiet);
