@@ -725,11 +725,20 @@ static void php_table_tier_invalidate_local(tbl_t *t, zend_string *ns, const zen
 	}
 }
 
-/* A write failed under table.redis_on_error=miss: it may still land in Redis (a command that went out
- * before the connection broke), so this host keeps no copy that could predate it. */
-static void php_table_tier_write_failed(tbl_t *t, zend_string *ns, const zend_string *key)
+/* What a write's Redis answer means for the method: -1 thrown, 0 failed under table.redis_on_error=miss
+ * (no exception), 1 answered (st says what). A failed write may still land in Redis (a command that
+ * went out before the connection broke), so this host then keeps no copy that could predate it. */
+static int php_table_tier_write_outcome(tbl_t *t, tbl_redis_status_t st, zend_string *ns, const zend_string *key)
 {
-	php_table_tier_invalidate_local(t, ns, key);
+	switch (php_table_tier_outcome(t, st, key)) {
+		case PHP_TABLE_TIER_THREW:
+			return -1;
+		case PHP_TABLE_TIER_FAILED:
+			php_table_tier_invalidate_local(t, ns, key);
+			return 0;
+		default:
+			return 1;
+	}
 }
 
 /* set() / add(). 1 stored, 0 not (add: the key exists; on_error=miss: Redis failed), -1 thrown. */
@@ -740,6 +749,7 @@ int php_table_tier_store(tbl_t *t, zend_string *ns, zend_string *key, zval *valu
 	tbl_redis_status_t st;
 	char *rkey;
 	size_t rlen;
+	int w;
 
 	if (!php_table_tier_encode(value, 2, &enc)) {
 		smart_str_free(&enc);
@@ -754,14 +764,8 @@ int php_table_tier_store(tbl_t *t, zend_string *ns, zend_string *key, zval *valu
 	                   (uint64_t)ttl * 1000u, only_if_absent);
 	efree(rkey);
 	smart_str_free(&enc);
-	switch (php_table_tier_outcome(t, st, key)) {
-		case PHP_TABLE_TIER_THREW:
-			return -1;
-		case PHP_TABLE_TIER_FAILED:
-			php_table_tier_write_failed(t, ns, key);
-			return 0;
-		default:
-			break;
+	if ((w = php_table_tier_write_outcome(t, st, ns, key)) <= 0) {
+		return w;
 	}
 	if (st == TBL_REDIS_OK) {
 		php_table_tier_invalidate_local(t, ns, key);
@@ -777,6 +781,7 @@ int php_table_tier_delete(tbl_t *t, zend_string *ns, zend_string *key)
 	uint64_t deleted = 0;
 	char *rkey;
 	size_t rlen;
+	int w;
 
 	if (!r) {
 		return -1;
@@ -784,14 +789,8 @@ int php_table_tier_delete(tbl_t *t, zend_string *ns, zend_string *key)
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_del(r, 1, (const char *const *)&rkey, &rlen, &deleted);
 	efree(rkey);
-	switch (php_table_tier_outcome(t, st, key)) {
-		case PHP_TABLE_TIER_THREW:
-			return -1;
-		case PHP_TABLE_TIER_FAILED:
-			php_table_tier_write_failed(t, ns, key);
-			return 0;
-		default:
-			break;
+	if ((w = php_table_tier_write_outcome(t, st, ns, key)) <= 0) {
+		return w;
 	}
 	php_table_tier_invalidate_local(t, ns, key);
 	return deleted > 0;
@@ -932,14 +931,8 @@ bool php_table_tier_incr(tbl_t *t, zend_string *ns, zend_string *key, int64_t by
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_incrby(r, rkey, rlen, by, (uint64_t)ttl * 1000u, result);
 	efree(rkey);
-	switch (php_table_tier_outcome(t, st, key)) {
-		case PHP_TABLE_TIER_THREW:
-			return false;
-		case PHP_TABLE_TIER_FAILED:
-			php_table_tier_write_failed(t, ns, key);
-			return false;   /* no exception: the method returns false */
-		default:
-			break;
+	if (php_table_tier_write_outcome(t, st, ns, key) <= 0) {
+		return false;   /* thrown, or failed under on_error=miss: the method returns false */
 	}
 	php_table_tier_invalidate_local(t, ns, key);
 	return true;
@@ -952,6 +945,7 @@ int php_table_tier_touch(tbl_t *t, zend_string *ns, zend_string *key, uint32_t t
 	tbl_redis_status_t st;
 	char *rkey;
 	size_t rlen;
+	int w;
 
 	if (!r) {
 		return -1;
@@ -959,14 +953,8 @@ int php_table_tier_touch(tbl_t *t, zend_string *ns, zend_string *key, uint32_t t
 	rkey = php_table_tier_key(ns, key, &rlen);
 	st = tbl_redis_expire(r, rkey, rlen, (uint64_t)ttl * 1000u);
 	efree(rkey);
-	switch (php_table_tier_outcome(t, st, key)) {
-		case PHP_TABLE_TIER_THREW:
-			return -1;
-		case PHP_TABLE_TIER_FAILED:
-			php_table_tier_write_failed(t, ns, key);
-			return 0;
-		default:
-			break;
+	if ((w = php_table_tier_write_outcome(t, st, ns, key)) <= 0) {
+		return w;
 	}
 	if (st == TBL_REDIS_OK) {
 		php_table_tier_invalidate_local(t, ns, key);
@@ -983,7 +971,7 @@ int php_table_tier_compare_and_swap(tbl_t *t, zend_string *ns, zend_string *key,
 	tbl_redis_status_t st;
 	char *rkey;
 	size_t rlen;
-	int res = -1;
+	int res = -1, w;
 
 	if (!php_table_tier_encode(expected, 2, &exp) || (value && !php_table_tier_encode(value, 3, &val))
 	    || !(r = php_table_tier_redis())) {
@@ -997,18 +985,10 @@ int php_table_tier_compare_and_swap(tbl_t *t, zend_string *ns, zend_string *key,
 		st = tbl_redis_delete_if(r, rkey, rlen, ZSTR_VAL(exp.s), ZSTR_LEN(exp.s));
 	}
 	efree(rkey);
-	switch (php_table_tier_outcome(t, st, key)) {
-		case PHP_TABLE_TIER_THREW:
-			break;
-		case PHP_TABLE_TIER_FAILED:
-			php_table_tier_write_failed(t, ns, key);
-			res = 0;
-			break;
-		default:
-			res = st == TBL_REDIS_OK;
-			if (res) {
-				php_table_tier_invalidate_local(t, ns, key);
-			}
+	if ((w = php_table_tier_write_outcome(t, st, ns, key)) <= 0) {
+		res = w;
+	} else if ((res = st == TBL_REDIS_OK)) {
+		php_table_tier_invalidate_local(t, ns, key);
 	}
 done:
 	smart_str_free(&exp);
