@@ -368,6 +368,17 @@ function ts_mask_url(string $url): string
     return preg_replace('~([?&](?:auth|password)=)[^&]*~', '$1***', $url);
 }
 
+/* Whether the namespace is tiered to Redis (table.redis_namespaces: a list, or * for all): its ttl() would
+ * ask Redis, key by key, and move the very counters this page shows. */
+function ts_tiered(string $ns): bool
+{
+    $list = trim((string) ini_get('table.redis_namespaces'));
+    if ((string) ini_get('table.redis') === '' || $list === '') {
+        return false;
+    }
+    return $list === '*' || in_array($ns, array_map('trim', explode(',', $list)), true);
+}
+
 /* A binary name as readable text: printable ASCII and valid UTF-8 as is, other bytes as \xHH. */
 function ts_name(string $s): string
 {
@@ -764,7 +775,7 @@ header a.login { color: #fff; }
     foreach ($rowsNs as [$name, $count, $bytes, $shown]):
         $arg = $name === '' ? null : $name;
         $ttld = null;
-        if ($count > 0 && $count <= TABLE_STATUS_TTL_SCAN) {
+        if ($count > 0 && $count <= TABLE_STATUS_TTL_SCAN && !ts_tiered($name)) {
             $ttld = 0;
             foreach (Shm\Table::keys(null, $arg) as $k) {
                 $ttld += Shm\Table::ttl((string) $k, $arg) !== false;
