@@ -44,7 +44,9 @@ final class Probe
         }
         // Both register a module named "apcu" with the same functions and version; only APCu's comes
         // from a file of its own.
-        $compat = extension_loaded('table') && filter_var(ini_get('table.apcu_compat'), FILTER_VALIDATE_BOOL);
+        // (ini_get() gives the value as written: "1", "On", ...; no ext/filter, which a minimal PHP lacks.)
+        $compat = extension_loaded('table')
+            && in_array(strtolower(trim((string) ini_get('table.apcu_compat'))), ['1', 'on', 'yes', 'true'], true);
 
         return $compat && self::loadedLibrary('apcu.so') === null ? 'table' : 'apcu';
     }
