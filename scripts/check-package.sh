@@ -91,9 +91,6 @@ shipped_files() {
 		case "$f" in
 			# not shipped: development-only parts of the tree
 			benchmarks/*|scripts/*|stress/*|.ci/*|.github/*|build/*|core/test/*|core/fuzz/*|core/bench/*|core/build/*|redis/build/*) continue ;;
-			# the threaded harnesses, on the embed SAPI and under Apache's event MPM: they need a ZTS PHP built
-			# by scripts/build-zts-php.sh
-			tests/embed/*|tests/apache/*) continue ;;
 			# the PHP library table/cache: a Composer package of its own (php/composer.json), not part of the extension
 			php/*) continue ;;
 			.gitignore|.gitattributes|.editorconfig|core/Makefile|core/check-layers.sh|redis/.gitignore|package.xml|composer.json) continue ;;
@@ -106,6 +103,9 @@ shipped_files() {
 			core/*.c|core/*.h|serializer/*.c|serializer/*.h|redis/*.c|redis/*.h) r=src ;;
 			# the PHPT suite
 			tests/*.phpt|tests/*.inc) r=test ;;
+			# the threaded harnesses (the embed SAPI, Apache's event MPM): shipped with the tests, run only on a
+			# ZTS PHP (scripts/build-zts-php.sh), never by run-tests.php
+			tests/embed/*|tests/apache/*) r=test ;;
 			# documentation, and the ini file packagers install (see docs/install.md)
 			README.md|CONTRIBUTING.md|LICENSE|CHANGELOG.md|core/DESIGN.md|table.ini) r=doc ;;
 			# the status page (drop-in, like APCu's apc.php) and the README's pictures
