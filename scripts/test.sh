@@ -466,35 +466,29 @@ if has_layer smoke && [ $BUILT = 1 ]; then
 	for f in "${scripts[@]+"${scripts[@]}"}"; do run_bench_script "$f"; done
 fi
 
-# --- layer: embed ----------------------------------------------------------------------------------------
-# The threaded harness on the embed SAPI of a thread-safe PHP (tests/embed/run.sh, FrankenPHP's model).
-if has_layer embed && [ $BUILT = 1 ]; then
-	banner "embed: tests/embed/run.sh (threads of one process running PHP requests)"
-	elog="$BUILD_ROOT/embed-$LABEL.log"
-	EMBED_BUILD_DIR="$BUILD_ROOT/embed-$LABEL" EMBED_INI=$([ "$ZERO_COPY" = 1 ] && echo table.zero_copy=1) \
-		bash tests/embed/run.sh "$PHP_CONFIG" "$EXT_SO" 2>&1 | tee "$elog"
-	erc=${PIPESTATUS[0]}
-	c=$(counts_from embed-threads "$elog")
-	if [ -z "$c" ]; then record embed 0 1 0 "tests/embed/run.sh ended without a summary (exit $erc); see $elog"
-	else
-		set -- $c
-		if [ "$erc" -ne 0 ] && [ "$2" -eq 0 ]; then record embed "$1" 1 0 "exit $erc"; else record embed "$1" "$2"; fi
-	fi
-fi
-
-# --- layer: apache ---------------------------------------------------------------------------------------
-# mod_php of a thread-safe PHP under Apache's event MPM (tests/apache/run.sh).
-if has_layer apache && [ $BUILT = 1 ]; then
-	banner "apache: tests/apache/run.sh (Apache's event MPM: processes of threads on one table)"
-	alog="$BUILD_ROOT/apache-$LABEL.log"
-	NO_INSTALL=$NO_INSTALL bash tests/apache/run.sh "$PHP_CONFIG" "$EXT_SO" 2>&1 | tee "$alog"
-	arc=${PIPESTATUS[0]}
-	c=$(counts_from apache-threads "$alog")
-	if [ -z "$c" ]; then record apache 0 1 0 "tests/apache/run.sh ended without a summary (exit $arc); see $alog"
-	else
-		set -- $c
-		if [ "$arc" -ne 0 ] && [ "$2" -eq 0 ]; then record apache "$1" 1 0 "exit $arc"; else record apache "$1" "$2"; fi
-	fi
+# --- layers: embed, apache ------------------------------------------------------------------------------
+# The threaded harnesses of a thread-safe PHP: tests/embed/run.sh (threads of one process on the embed SAPI,
+# FrankenPHP's model) and tests/apache/run.sh (mod_php under Apache's event MPM). Each is run as
+# `bash SCRIPT PHP_CONFIG TABLE_SO` with the given environment and ends with `SUMMARY: N passed, N failed`;
+# a non-zero exit fails the layer even when that says 0 failed.
+run_harness_layer() { # layer summary-name script description [VAR=value ...]
+	local layer=$1 name=$2 script=$3 log rc c
+	banner "$layer: $script ($4)"
+	shift 4
+	log="$BUILD_ROOT/$layer-$LABEL.log"
+	env "$@" bash "$script" "$PHP_CONFIG" "$EXT_SO" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	c=$(counts_from "$name" "$log")
+	if [ -z "$c" ]; then record "$layer" 0 1 0 "$script ended without a summary (exit $rc); see $log"; return; fi
+	set -- $c
+	if [ "$rc" -ne 0 ] && [ "$2" -eq 0 ]; then record "$layer" "$1" 1 0 "exit $rc"; else record "$layer" "$1" "$2"; fi
+}
+if [ $BUILT = 1 ]; then
+	has_layer embed && run_harness_layer embed embed-threads tests/embed/run.sh \
+		"threads of one process running PHP requests" "EMBED_BUILD_DIR=$BUILD_ROOT/embed-$LABEL" \
+		"EMBED_INI=$([ "$ZERO_COPY" = 1 ] && echo table.zero_copy=1)"
+	has_layer apache && run_harness_layer apache apache-threads tests/apache/run.sh \
+		"Apache's event MPM: processes of threads on one table" "NO_INSTALL=$NO_INSTALL"
 fi
 
 # --- layers: adapters, observe ---------------------------------------------------------------------------
