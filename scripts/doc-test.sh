@@ -21,5 +21,7 @@ while [ $# -gt 0 ]; do
 done
 # --php may name php-config or an install prefix, as scripts/test.sh's does: find the binary.
 if [ -x "$php" ] && [[ $php == *php-config* ]]; then php=$("$php" --php-binary); fi
-[ -d "$php" ] && php="$php/bin/php"
+[ -d "$php" ] && [ -x "$php/bin/php" ] && php="$php/bin/php"   # (never the checkout's own php/ folder)
+# An absolute path: the sh examples run with a php wrapper of their own first on PATH.
+php=$(command -v "$php") || { echo "doc-test.sh: no PHP binary $php" >&2; exit 1; }
 exec "$php" -n scripts/doc-test.php --so "$so" --php "$php"
