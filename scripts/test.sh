@@ -39,6 +39,8 @@
 #   --zero-copy           run PHPT with -d table.zero_copy=1 (zero-copy reads forced on)  [TABLE_ZERO_COPY=1]
 #   --valgrind            run PHPT under valgrind (run-tests -m; leaks show as LEAKED)  [PHPT_VALGRIND=1]
 #   PHPT_TIMEOUT=S        per-test time limit (default 300 s, 600 s under valgrind)
+#   TABLE_REDIS_SERVER=B  the server the redis layer and tests/15_redis_tier start: redis-server (default)
+#                         or valkey-server (Debian 13; its client valkey-cli); installed from the package of that name
 #   --no-install          don't apt-get anything                           [NO_INSTALL=1]
 #   --debian13            run all of this inside a Debian 13 tree (scripts/debian-tree.sh: debootstrap'ed,
 #                         cached in /var/cache/table-ci, entered with chroot in a mount namespace of its
@@ -62,6 +64,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TABLE_ROOT"
 
+REDIS_SERVER=${TABLE_REDIS_SERVER:-redis-server}
 LAYERS=${TEST_LAYERS:-zend-free,core,redis,tsan,fuzz,arginfo,phpt,smoke,docs,adapters,observe}
 IGBINARY=${TABLE_IGBINARY:-0}
 ZERO_COPY=${TABLE_ZERO_COPY:-0}
@@ -103,7 +106,7 @@ if [ $IN_TREE = 1 ]; then
 	for a in "${ARGS[@]+"${ARGS[@]}"}"; do [ "$a" = --debian13 ] || inner+=("$a"); done
 	# The checkout is /table in the tree; its builds go to build/debian13/, apart from the host's.
 	TABLE_TREE_ENV="TABLE_BUILD_DIR=/table/build/debian13 TEST_LAYERS=${TEST_LAYERS:-} \
-TEST_SKIP_LAYERS=${TEST_SKIP_LAYERS:-} REDIS_TESTS_REQUIRED=${REDIS_TESTS_REQUIRED:-} FUZZ_TIME=${FUZZ_TIME:-} PHPT_TIMEOUT=${PHPT_TIMEOUT:-} PHPT_JOBS=${PHPT_JOBS:-} JOBS=$JOBS" \
+TEST_SKIP_LAYERS=${TEST_SKIP_LAYERS:-} REDIS_TESTS_REQUIRED=${REDIS_TESTS_REQUIRED:-} TABLE_REDIS_SERVER=${TABLE_REDIS_SERVER:-} FUZZ_TIME=${FUZZ_TIME:-} PHPT_TIMEOUT=${PHPT_TIMEOUT:-} PHPT_JOBS=${PHPT_JOBS:-} JOBS=$JOBS" \
 		bash scripts/debian-tree.sh run bash scripts/test.sh "${inner[@]+"${inner[@]}"}"
 	exit
 fi
@@ -123,7 +126,7 @@ fi
 if [ "$NO_INSTALL" != 1 ]; then
 	pkgs=(build-essential autoconf automake libtool pkg-config coreutils liblz4-dev libzstd-dev)
 	{ has_layer tsan || has_layer fuzz; } && pkgs+=(clang libclang-rt-dev)
-	has_layer redis && pkgs+=(libhiredis-dev redis-server)
+	has_layer redis && pkgs+=(libhiredis-dev "$REDIS_SERVER")
 	apt_ensure "${pkgs[@]}"
 fi
 # Then the PHP side: Debian's PHP and the extensions the tests and benchmarks compare with or depend on.
@@ -135,7 +138,7 @@ setup_php() {
 		has_layer smoke && pkgs+=(libxml2-utils)  # xmllint, for benchmarks/test/svg_check.sh
 		has_layer smoke && pkgs+=(valgrind)       # callgrind, for benchmarks/test/key_length_check.sh
 		has_layer phpt && pkgs+=(prometheus)      # promtool, for tests/12_observability/metrics_promtool.phpt
-		has_layer phpt && pkgs+=(libhiredis-dev redis-server)   # the Redis tier, and tests/15_redis_tier
+		has_layer phpt && pkgs+=(libhiredis-dev "$REDIS_SERVER")   # the Redis tier, and tests/15_redis_tier
 		has_layer observe && pkgs+=(chromium php-xml)
 		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
 		[ ${#pkgs[@]} -eq 0 ] || apt_ensure "${pkgs[@]}"
@@ -236,7 +239,7 @@ fi
 if has_layer redis; then
 	if [ -f redis/Makefile ]; then
 		banner "redis: make -C redis test"
-		make -C redis --no-print-directory -j"$JOBS" BUILD="$BUILD_ROOT/redis" REDIS_TESTS_REQUIRED="${REDIS_TESTS_REQUIRED:-0}" test \
+		make -C redis --no-print-directory -j"$JOBS" BUILD="$BUILD_ROOT/redis" REDIS_SERVER="$REDIS_SERVER" REDIS_TESTS_REQUIRED="${REDIS_TESTS_REQUIRED:-0}" test \
 			2>&1 | tee "$BUILD_ROOT/redis.log"
 		rc=${PIPESTATUS[0]}
 		c=$(counts_from redis "$BUILD_ROOT/redis.log")
