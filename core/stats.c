@@ -112,6 +112,7 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	int32_t *pids;
 	uint32_t i, hwm, cap;
 	unsigned ns, created, reaped;
+	int locked;
 
 	memset(out, 0, sizeof(*out));
 	tbl_stripes_settle(t);
@@ -125,10 +126,11 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 	for (cap = 16u; cap < 2u * h->nslots; cap *= 2u) {
 	}
 	pids = calloc(cap, sizeof(*pids));
-	if (tbl_misc_lock(t) != TBL_OK) {
-		free(pids);
-		return;   /* an unusable lock: the counters stay 0 */
-	}
+	/* The misc lock keeps a gone process's slot from being folded into h->folded while it is summed.
+	 * When it cannot be had (its holder stopped past table.lock_timeout, or the lock is unusable), the
+	 * counters are summed without it: a slot folded meanwhile counts twice or not at all, an error of
+	 * one gone process's counts, where zeros would hide the table just when someone looks at it. */
+	locked = tbl_misc_lock(t) == TBL_OK;
 	hwm = atomic_load(&h->slots_hwm);
 #define TBL_SUM(f) out->f = TBL_LOAD_RELAXED(&h->folded.f)
 	TBL_SUM(hits); TBL_SUM(misses); TBL_SUM(sets); TBL_SUM(deletes);
@@ -149,7 +151,9 @@ void tbl_get_stats(tbl_t *t, tbl_stats_t *out)
 		TBL_SUM(evictions); TBL_SUM(expirations); TBL_SUM(oom); TBL_SUM(zero_copy_reads);
 #undef TBL_SUM
 	}
-	tbl_misc_unlock(t);
+	if (locked) {
+		tbl_misc_unlock(t);
+	}
 	free(pids);
 
 	created = tbl_ns_count_created(t);

@@ -288,6 +288,8 @@ static void give_stripes(void *t)
 
 static void take_alloc(void *t) { (void)tbl_alloc_lock(t); }
 static void give_alloc(void *t) { tbl_alloc_unlock(t); }
+static void take_misc(void *t) { (void)tbl_misc_lock(t); }
+static void give_misc(void *t) { tbl_misc_unlock(t); }
 
 /* The same through the table: writes fail with TBL_ESYS naming the lock and its holder, nothing is held
  * afterwards, reads go on, and everything works again once the holder continues. */
@@ -295,6 +297,7 @@ TBL_TEST(test_a_stopped_writer_does_not_wedge_the_table)
 {
 	char buf[32], pidstr[32];
 	tbl_t *t = counted_table();
+	tbl_stats_t st;
 	pid_t pid;
 
 	REQUIRE(t != NULL);
@@ -318,6 +321,13 @@ TBL_TEST(test_a_stopped_writer_does_not_wedge_the_table)
 	CHECK(continued_and_exited(pid));
 	CHECK(fixture_set(t, TBL_NS_DEFAULT, "new", "value", 0) == TBL_OK);
 	CHECK(fixture_get(t, TBL_NS_DEFAULT, "kept", buf, sizeof(buf)) == TBL_OK && strcmp(buf, "other") == 0);
+
+	/* The misc lock: the statistics are still read (they once came back all 0). */
+	REQUIRE((pid = stopped_holder(take_misc, give_misc, t)) > 0);
+	tbl_get_stats(t, &st);
+	CHECK(st.entries == 2 && st.sets == 3 && st.hits == 2 && st.heap_size > 0);
+	CHECK(depth == 0);
+	CHECK(continued_and_exited(pid));
 	tbl_destroy(t);
 }
 

@@ -42,6 +42,8 @@ foreach ($needs as $lock => $call) {
     echo attempt($call), "\n";   // the same holder, still stopped: gives up at once (not asserted: no timing)
     echo attempt(fn() => Table::get('k')), "\n";   // readers take no lock
     echo attempt(fn() => Table::get('ns-before', 'made')), "\n";
+    $stats = Table::stats();   // still counts (with the misc lock stuck it once gave all zeros)
+    echo "stats: {$stats['entries']} entries, {$stats['sets']} sets, {$stats['hits']} hits\n";
     posix_kill($pid, SIGCONT);
     var_dump(pcntl_waitpid($pid, $status) === $pid && pcntl_wexitstatus($status) === 0);
     echo attempt($call), "\n";
@@ -56,6 +58,7 @@ Shm\TableException: Shm\Table::set(): the table's stripe lock has been held for 
 Shm\TableException: Shm\Table::set(): the table's stripe lock has been held for more than 100 ms by process (thread) PID, which is stopped or stuck; nothing was changed (table.lock_timeout)
 ok: 'v'
 ok: 1
+stats: 2 entries, 2 sets, 2 hits
 bool(true)
 ok: true
 -- allocator
@@ -64,6 +67,7 @@ Shm\TableException: Shm\Table::set(): the table's allocator lock has been held f
 Shm\TableException: Shm\Table::set(): the table's allocator lock has been held for more than 100 ms by process (thread) PID, which is stopped or stuck; nothing was changed (table.lock_timeout)
 ok: 'w'
 ok: 1
+stats: 2 entries, 3 sets, 4 hits
 bool(true)
 ok: true
 -- namespace
@@ -72,6 +76,7 @@ Shm\TableException: Shm\Table::set(): the table's namespace lock has been held f
 Shm\TableException: Shm\Table::set(): the table's namespace lock has been held for more than 100 ms by process (thread) PID, which is stopped or stuck; nothing was changed (table.lock_timeout)
 ok: 'w'
 ok: 1
+stats: 3 entries, 4 sets, 6 hits
 bool(true)
 ok: true
 -- misc
@@ -80,7 +85,8 @@ Shm\TableException: Shm\Table::remember(): the table's misc lock has been held f
 Shm\TableException: Shm\Table::remember(): the table's misc lock has been held for more than 100 ms by process (thread) PID, which is stopped or stuck; nothing was changed (table.lock_timeout)
 ok: 'w'
 ok: 1
+stats: 4 entries, 5 sets, 8 hits
 bool(true)
 ok: 1
-int(8)
+int(11)
 string(0) ""
