@@ -55,8 +55,9 @@ static tbl_redis_status_t ask_one(const tbl_redis_url_t *url, int i, unsigned ti
 	surl.port = a->port;
 	memcpy(surl.auth, url->sentinel_auth, sizeof(surl.auth));
 	tbl_redis_conn_init(&s, &surl, timeout_ms);
-	memcpy(s.where, "Sentinel", 8);   /* "Sentinel at host:port: ..." (same length as "Redis at") */
-	memmove(s.where + 8, s.where + 5, strlen(s.where + 5) + 1);
+	char addr[300];
+	tbl_redis_url_describe(&surl, addr, sizeof(addr));
+	snprintf(s.where, sizeof(s.where), "Sentinel at %s", addr);   /* "Sentinel at host:port: ..." */
 
 	tbl_redis_status_t st = tbl_redis_conn_open_direct(&s, 0, deadline_ms);
 	const char *argv[] = { "SENTINEL", "get-master-addr-by-name", url->master };

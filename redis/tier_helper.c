@@ -55,7 +55,9 @@
 #define TIER_CLAIM_MS      5000u   /* a claim whose helper never registered expires after this */
 #define TIER_CHECK_MS      1000u   /* how often the helper checks it is still wanted */
 #define TIER_RETRY_MAX_MS  1000u
-/* A registered helper silent for this long is hung: longer than any turn of its loop can take. */
+/* A registered helper silent for this long is hung: longer than any turn of its loop can take (at most
+ * five calls to start tracking, and with sentinel:// one more for asking the Sentinels, each bounded by
+ * table.redis_timeout). */
 #define TIER_HANG_MS(cfg)  (6u * (uint64_t)(cfg)->timeout_ms + 5000u)
 
 typedef struct helper {
@@ -217,19 +219,48 @@ static void on_flush(void *ctx)
 	flush_tiered(ctx);
 }
 
-/* sentinel://: whether the Sentinels name a master other than `tracked` (as tbl_redis_url_describe writes
- * it). No answer is no news: the tracking connection's own failure is what reports an unreachable master. */
-static int master_moved(const tbl_tier_config_t *cfg, const char *tracked)
+/* What Sentinel `first` (or, when it does not answer, the next that does: *answered) names, as
+ * tbl_redis_url_describe writes an address; "" when none answers. */
+static void named_master(const tbl_tier_config_t *cfg, uint64_t deadline, int first, int *answered, char *out,
+                         size_t cap)
 {
-	char host[256], err[512], now_at[300];
+	char host[256], err[512];
 	int port;
 
-	if (tbl_redis_sentinel_master(&cfg->url, cfg->timeout_ms, tbl_redis_monotonic_ms() + cfg->timeout_ms, 0, host,
-	                              sizeof(host), &port, NULL, err, sizeof(err)) != TBL_REDIS_OK) {
+	out[0] = '\0';
+	if (tbl_redis_sentinel_master(&cfg->url, cfg->timeout_ms, deadline, first, host,
+	                              sizeof(host), &port, answered, err, sizeof(err)) == TBL_REDIS_OK) {
+		snprintf(out, cap, strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+	}
+}
+
+/* sentinel://: whether a majority of the Sentinels name one master other than `tracked`. The first is
+ * asked each time; the others only when it names another, since right after a failover the Sentinels
+ * learn the new master one after another, and one that still names the old (or names the new before the
+ * helper got there) must not make the helper start over each second. No answer is no news: the tracking
+ * connection's own failure is what reports an unreachable master. All of it within one
+ * table.redis_timeout, so that a turn of the loop stays as short as TIER_HANG_MS assumes. */
+static int master_moved(const tbl_tier_config_t *cfg, const char *tracked)
+{
+	char first[300], other[300];
+	int n = cfg->url.nsentinels, votes = 0, answered = -1;
+	uint64_t deadline = tbl_redis_monotonic_ms() + cfg->timeout_ms;
+
+	named_master(cfg, deadline, 0, &answered, first, sizeof(first));
+	if (first[0] == '\0' || strcmp(first, tracked) == 0) {
 		return 0;
 	}
-	snprintf(now_at, sizeof(now_at), strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
-	return strcmp(now_at, tracked) != 0;
+	for (int i = 0; i < n; i++) {
+		int who = -1;
+
+		if (i == answered) {
+			votes++;
+			continue;
+		}
+		named_master(cfg, deadline, i, &who, other, sizeof(other));
+		votes += who == i && strcmp(other, first) == 0;
+	}
+	return votes > n / 2;
 }
 
 void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)

@@ -345,6 +345,9 @@ static void test_sentinel_answers_no_master(void)
 	CHECK_ST(tbl_redis_sentinel_master(&u, 2000, now_ms() + 2000, 0, host, sizeof(host), &port, NULL, err, sizeof(err)),
 	         TBL_REDIS_EIO);
 	CHECK(strstr(err, "does not know a master named m") != NULL);
+	char lead[64];
+	snprintf(lead, sizeof(lead), "Sentinel at 127.0.0.1:%d: ", s1.port);
+	CHECK(strncmp(err, lead, strlen(lead)) == 0);
 
 	fake_answer(&s1, "-IDONTKNOW not ready\r\n");
 	CHECK_ST(tbl_redis_sentinel_master(&u, 2000, now_ms() + 2000, 0, host, sizeof(host), &port, NULL, err, sizeof(err)),
