@@ -95,7 +95,7 @@ static const php_table_metric_def php_table_redis_metric_defs[] = {
 	PHP_TABLE_COUNTER("redis_fills_total", "fills", "Values read from Redis and copied into the L1."),
 	PHP_TABLE_COUNTER("redis_errors_total", "errors", "Calls to Redis of PHP processes that failed (connection, timeout, protocol or error reply); the helper's losses count as flushes and reconnects."),
 	PHP_TABLE_COUNTER("redis_reconnects_total", "reconnects", "Connections to Redis opened again after one was lost, the helper's included."),
-	PHP_TABLE_COUNTER("redis_failovers_total", "failovers", "Redis failovers followed (always 0: Sentinel and Cluster are not supported yet)."),
+	PHP_TABLE_COUNTER("redis_failovers_total", "failovers", "Redis masters the helper followed to another server (sentinel://: a failover or a switch)."),
 	PHP_TABLE_COUNTER("redis_bypasses_total", "bypasses", "Reads of tiered namespaces that went to Redis because the L1 was not fresh."),
 	PHP_TABLE_COUNTER("redis_invalidations_total", "invalidations", "Keys the invalidation helper dropped from the L1 after Redis reported a change."),
 	PHP_TABLE_COUNTER("redis_flushes_total", "flushes", "Times the tiered namespaces of the L1 were emptied (the helper's reconnects, FLUSHALL, clear())."),

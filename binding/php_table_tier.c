@@ -265,7 +265,7 @@ void php_table_tier_stats(zval *out)
 	add_assoc_long(out, "fills", (zend_long)c[TBL_TIER_FILLS]);
 	add_assoc_long(out, "errors", (zend_long)c[TBL_TIER_ERRORS]);
 	add_assoc_long(out, "reconnects", (zend_long)c[TBL_TIER_RECONNECTS]);
-	add_assoc_long(out, "failovers", 0);   /* no Sentinel or Cluster yet: nothing fails over */
+	add_assoc_long(out, "failovers", (zend_long)c[TBL_TIER_FAILOVERS]);
 	add_assoc_long(out, "bypasses", (zend_long)c[TBL_TIER_BYPASSES]);
 }
 

@@ -194,6 +194,8 @@ typedef struct tbl_header {
 	_Atomic uint32_t first_user;      /* 1 + the user id that claimed the table first (tbl_user_claim), 0 =
 	                                     none yet. In this line's padding: the layout is unchanged */
 	_Atomic uint64_t lock_timeouts;   /* waits for a lock that gave up (lock.h); in the padding too */
+	_Atomic uint64_t tier_failovers;  /* the tier's TBL_TIER_FAILOVERS (tier.h), which has no room beside the
+	                                     other tier counts; in the padding too */
 
 	/* The Redis tier's bookkeeping (tier.c), lock-free. */
 	TBL_ALIGNED(TBL_CACHELINE) _Atomic uint64_t tier_fresh_ms;   /* monotonic ms: every invalidation Redis

@@ -45,8 +45,16 @@
 #include "table_core.h"
 #include "tier.h"
 
-_Static_assert(sizeof(((tbl_header_t *)0)->tier_counts) / sizeof(uint64_t) == TBL_TIER_NCOUNTERS,
-               "one header counter per tbl_tier_counter_t");
+_Static_assert(sizeof(((tbl_header_t *)0)->tier_counts) / sizeof(uint64_t) == TBL_TIER_FAILOVERS,
+               "one header counter per tbl_tier_counter_t before FAILOVERS, which lives apart");
+_Static_assert(TBL_TIER_FAILOVERS + 1 == TBL_TIER_NCOUNTERS, "FAILOVERS is the last counter");
+
+/* A counter's word: tier_counts[c], or tier_failovers (added later, in another line's padding, so that the
+ * header's layout stayed as it was). */
+static _Atomic uint64_t *counter_word(tbl_header_t *h, tbl_tier_counter_t c)
+{
+	return c == TBL_TIER_FAILOVERS ? &h->tier_failovers : &h->tier_counts[c];
+}
 
 static _Atomic uint64_t *gen_of_hash(tbl_t *t, uint64_t hash)
 {
@@ -176,7 +184,7 @@ void tbl_tier_helper_beat(tbl_t *t)
 
 void tbl_tier_count(tbl_t *t, tbl_tier_counter_t c, uint64_t n)
 {
-	atomic_fetch_add_explicit(&t->hdr->tier_counts[c], n, memory_order_relaxed);
+	atomic_fetch_add_explicit(counter_word(t->hdr, c), n, memory_order_relaxed);
 }
 
 void tbl_tier_count_l1_hit(tbl_t *t)
@@ -198,7 +206,7 @@ void tbl_tier_counters(const tbl_t *t, uint64_t out[TBL_TIER_NCOUNTERS])
 	uint32_t i, hwm = atomic_load_explicit(&h->slots_hwm, memory_order_acquire);
 
 	for (i = 0; i < TBL_TIER_NCOUNTERS; i++) {
-		out[i] = atomic_load_explicit(&h->tier_counts[i], memory_order_relaxed);
+		out[i] = atomic_load_explicit(counter_word(t->hdr, (tbl_tier_counter_t)i), memory_order_relaxed);
 	}
 	/* Slots past the high-water mark were never held (and their pages never touched). */
 	for (i = 0; i < hwm && i < h->nslots; i++) {

@@ -23,6 +23,7 @@ typedef enum tbl_tier_counter {
 	                        * error reply); the helper's losses show as flushes and reconnects */
 	TBL_TIER_RECONNECTS,   /* connections opened again after one was lost (processes and the helper) */
 	TBL_TIER_BYPASSES,     /* reads that went to Redis because the L1 was not fresh */
+	TBL_TIER_FAILOVERS,    /* masters the helper followed to another server (sentinel://) */
 	TBL_TIER_NCOUNTERS
 } tbl_tier_counter_t;
 

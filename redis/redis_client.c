@@ -126,6 +126,15 @@ static tbl_redis_status_t run(tbl_redis_t *r, size_t n, const command_t *cmds, r
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		st = tbl_redis_conn_read(c, deadline, &replies[i]);
 	}
+	/* sentinel://: a -READONLY reply means the server became a replica (a failover demoted it). The
+	 * command was refused, not applied; the connection is dropped so that the next call asks the
+	 * Sentinels again. */
+	for (size_t i = 0; i < n && st == TBL_REDIS_OK && c->url.is_sentinel; i++) {
+		if (replies[i]->type == REDIS_REPLY_ERROR && replies[i]->len >= 8 && memcmp(replies[i]->str, "READONLY", 8) == 0) {
+			st = tbl_redis_conn_fail(c, "%.*s (a replica now: the Sentinels are asked again on the next call)",
+			                         (int)(replies[i]->len > 200 ? 200 : replies[i]->len), replies[i]->str);
+		}
+	}
 	tbl_redis_sigpipe_restore(&saved, st != TBL_REDIS_OK);
 	if (st != TBL_REDIS_OK) free_replies(n, replies);
 	return st;

@@ -35,14 +35,23 @@ uint64_t tbl_redis_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-void tbl_redis_conn_init(tbl_redis_conn_t *c, const tbl_redis_url_t *url, unsigned timeout_ms)
+void tbl_redis_conn_set_where(tbl_redis_conn_t *c)
 {
 	static const char lead[] = "Redis at ";
+	memcpy(c->where, lead, sizeof(lead));
+	tbl_redis_url_describe(&c->url, c->where + sizeof(lead) - 1, sizeof(c->where) - (sizeof(lead) - 1));
+	if (c->url.is_sentinel && c->url.host[0] != '\0') {
+		size_t n = strlen(c->where);
+		snprintf(c->where + n, sizeof(c->where) - n, " (master %s)", c->url.master);
+	}
+}
+
+void tbl_redis_conn_init(tbl_redis_conn_t *c, const tbl_redis_url_t *url, unsigned timeout_ms)
+{
 	memset(c, 0, sizeof(*c));
 	c->url = *url;
 	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 1;
-	memcpy(c->where, lead, sizeof(lead));
-	tbl_redis_url_describe(url, c->where + sizeof(lead) - 1, sizeof(c->where) - (sizeof(lead) - 1));
+	tbl_redis_conn_set_where(c);
 }
 
 void tbl_redis_conn_close(tbl_redis_conn_t *c)
@@ -363,6 +372,43 @@ static tbl_redis_status_t connect_by_deadline(tbl_redis_conn_t *c, uint64_t dead
 
 tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3, uint64_t deadline_ms)
 {
+	if (c->url.is_sentinel && !c->pinned) {
+		return tbl_redis_sentinel_open(c, resp3, deadline_ms);
+	}
+	return tbl_redis_conn_open_direct(c, resp3, deadline_ms);
+}
+
+/* ROLE's reply, the last of the handshake's: a server that is not a master is refused (EIO, closed). A
+ * replica the Sentinels still name (their view lags a failover) or a demoted old master would take
+ * writes it refuses (-READONLY), or serve reads and invalidations of a copy that stopped following. */
+static tbl_redis_status_t expect_master(tbl_redis_conn_t *c, uint64_t deadline_ms)
+{
+	redisReply *reply;
+	tbl_redis_status_t st = tbl_redis_conn_read(c, deadline_ms, &reply);
+	if (st != TBL_REDIS_OK) return st;
+	if (reply->type == REDIS_REPLY_ERROR) {
+		snprintf(c->err, sizeof(c->err), "%s: ROLE refused: %.*s", c->where, (int)reply->len, reply->str);
+		freeReplyObject(reply);
+		tbl_redis_conn_close(c);
+		return TBL_REDIS_EREPLY;
+	}
+	if (reply->type != REDIS_REPLY_ARRAY || reply->elements < 1
+	    || (reply->element[0]->type != REDIS_REPLY_STRING && reply->element[0]->type != REDIS_REPLY_STATUS)) {
+		int type = reply->type;
+		freeReplyObject(reply);
+		return tbl_redis_conn_fail(c, "unexpected reply to ROLE (type %d)", type);
+	}
+	char role[32];
+	snprintf(role, sizeof(role), "%.*s", (int)reply->element[0]->len, reply->element[0]->str);
+	freeReplyObject(reply);
+	if (strcmp(role, "master") != 0) {
+		return tbl_redis_conn_fail(c, "not a master (ROLE: %s): the Sentinels' answer is out of date", role);
+	}
+	return TBL_REDIS_OK;
+}
+
+tbl_redis_status_t tbl_redis_conn_open_direct(tbl_redis_conn_t *c, int resp3, uint64_t deadline_ms)
+{
 	struct timeval tv = { .tv_sec = c->timeout_ms / 1000, .tv_usec = (c->timeout_ms % 1000) * 1000 };
 	tbl_redis_conn_close(c);
 	tbl_redis_status_t st = connect_by_deadline(c, deadline_ms);
@@ -398,12 +444,18 @@ tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3, uint64_t 
 		st = tbl_redis_conn_append(c, 2, hello_argv, NULL);
 		steps[nsteps++] = "HELLO 3";
 	}
-	if (st == TBL_REDIS_OK && nsteps > 0) {
+	const char *role_argv[1] = { "ROLE" };
+	int check_role = c->url.is_sentinel;
+	if (st == TBL_REDIS_OK && check_role) {
+		st = tbl_redis_conn_append(c, 1, role_argv, NULL);
+	}
+	if (st == TBL_REDIS_OK && (nsteps > 0 || check_role)) {
 		st = tbl_redis_conn_flush(c, deadline_ms);
 		/* Every reply is read even after a refusal, so the first error is the one reported. */
 		for (int i = 0; i < nsteps && st == TBL_REDIS_OK; i++) {
 			st = expect_no_error(c, steps[i], deadline_ms);
 		}
+		if (st == TBL_REDIS_OK && check_role) st = expect_master(c, deadline_ms);
 	}
 	if (st == TBL_REDIS_OK && c->opens++ > 0 && c->on_reopen) {
 		c->on_reopen(c->on_reopen_ctx);

@@ -36,6 +36,9 @@ typedef struct tbl_redis_conn {
 	unsigned sndtimeo_ms;      /* SO_SNDTIMEO now on the socket (tbl_redis_conn_flush keeps it within the
 	                              call's deadline) */
 	unsigned long opens;       /* connections opened (handshake done) */
+	int pinned;                /* sentinel://: connect to url.host:port as it is, without asking the Sentinels
+	                              (the tracker's second connection must reach the first one's server) */
+	int sentinel_next;         /* sentinel://: the Sentinel asked first next time (the last that answered) */
 	void (*on_reopen)(void *ctx);   /* called when a connection is opened after an earlier one (a reconnect) */
 	void *on_reopen_ctx;
 	char where[320];           /* "Redis at host:port" */
@@ -55,6 +58,18 @@ void tbl_redis_conn_init(tbl_redis_conn_t *c, const tbl_redis_url_t *url, unsign
  * when hiredis could not allocate its context.
  */
 tbl_redis_status_t tbl_redis_conn_open(tbl_redis_conn_t *c, int resp3, uint64_t deadline_ms);
+
+/*
+ * sentinel:// (unless pinned): tbl_redis_conn_open asks the Sentinels for the master (redis_sentinel.c),
+ * sets url.host/port and where to it, and opens it with tbl_redis_conn_open_direct, all before deadline_ms.
+ * open_direct connects to url.host:port (or the socket) as tbl_redis_conn_open describes; with sentinel://
+ * it also sends ROLE with the handshake and refuses (EIO) a server that is not a master.
+ */
+tbl_redis_status_t tbl_redis_conn_open_direct(tbl_redis_conn_t *c, int resp3, uint64_t deadline_ms);
+tbl_redis_status_t tbl_redis_sentinel_open(tbl_redis_conn_t *c, int resp3, uint64_t deadline_ms);
+
+/* "Redis at host:port (master NAME)" into c->where, after the Sentinels named the master. */
+void tbl_redis_conn_set_where(tbl_redis_conn_t *c);
 
 /*
  * Whether an open, idle connection was closed by the server (its `timeout`, a proxy's idle timeout, a

@@ -38,6 +38,7 @@ struct tbl_redis_tracker {
 	char *prefix;
 	size_t plen;
 	char err[sizeof(((tbl_redis_conn_t *)0)->err)];
+	char server[300];              /* the server of the last successful start ("" before one) */
 };
 
 uint64_t tbl_redis_monotonic_ms(void)
@@ -189,7 +190,14 @@ static tbl_redis_status_t start_resp2(tbl_redis_tracker_t *t)
 	freeReplyObject(reply);
 	if (!ok) return fail_now(t, &t->subscriber, "unexpected reply to SUBSCRIBE");
 
+	/* sentinel://: the redirect must reach the server the subscriber is on, not whichever master the
+	 * Sentinels name a moment later (a client id there may be somebody else's). */
+	t->tracking.url.port = t->subscriber.url.port;
+	memcpy(t->tracking.url.host, t->subscriber.url.host, sizeof(t->tracking.url.host));
+	t->tracking.pinned = 1;
+	tbl_redis_conn_set_where(&t->tracking);
 	st = tbl_redis_conn_open(&t->tracking, 0, tbl_redis_now_ms() + t->tracking.timeout_ms);
+	t->tracking.pinned = 0;
 	if (st != TBL_REDIS_OK) return failed(t, &t->tracking, st);
 	return enable_tracking(t, id);
 }
@@ -202,8 +210,16 @@ tbl_redis_status_t tbl_redis_tracker_start(tbl_redis_tracker_t *t)
 	tbl_redis_sigpipe_block(&saved);
 	tbl_redis_status_t st = t->resp3 ? start_resp3(t) : start_resp2(t);
 	tbl_redis_sigpipe_restore(&saved, st != TBL_REDIS_OK);
-	if (st == TBL_REDIS_OK) t->started = t->resp3 ? 3 : 2;
+	if (st == TBL_REDIS_OK) {
+		t->started = t->resp3 ? 3 : 2;
+		tbl_redis_url_describe(&carrier(t)->url, t->server, sizeof(t->server));
+	}
 	return st;
+}
+
+const char *tbl_redis_tracker_server(const tbl_redis_tracker_t *t)
+{
+	return t->server;
 }
 
 static int is_string(const redisReply *r, const char *s)

@@ -72,6 +72,11 @@ const char *tbl_redis_tracker_last_error(const tbl_redis_tracker_t *t);
 /* Closes the connections (nothing is sent) and frees t. NULL is fine. */
 void tbl_redis_tracker_free(tbl_redis_tracker_t *t);
 
+/* The server the last successful start connected to ("host:port", "[v6]:port" or the socket's path; ""
+ * before one). With sentinel:// it is the master the Sentinels named then: a start on another server
+ * than the one before is a failover followed. */
+const char *tbl_redis_tracker_server(const tbl_redis_tracker_t *t);
+
 /* "resp2-redirect" or "resp3-push": what this build uses. */
 const char *tbl_redis_tracker_mode(void);
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #define TBL_REDIS_DEFAULT_PORT 6379
+#define TBL_REDIS_SENTINEL_DEFAULT_PORT 26379
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -154,7 +155,7 @@ static int auth_from_file(const char *value, size_t len, tbl_redis_url_t *out, c
 
 static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
 {
-	int seen_user = 0, seen_auth = 0, seen_db = 0;
+	int seen_user = 0, seen_auth = 0, seen_db = 0, seen_master = 0, seen_sentinel_auth = 0;
 	size_t pos = 0;
 	while (pos < len) {
 		const char *pair = q + pos;
@@ -187,10 +188,33 @@ static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *er
 		} else if (name_len == 2 && memcmp(pair, "db", 2) == 0) {
 			if (seen_db++) return fail(err, errlen, "db= is given twice");
 			rc = parse_db(value, value_len, &out->db, err, errlen);
+		} else if (out->is_sentinel && name_len == 6 && memcmp(pair, "master", 6) == 0) {
+			if (seen_master++) return fail(err, errlen, "master= is given twice");
+			rc = decode_query_value("master", value, value_len, out->master, sizeof(out->master), err, errlen);
+			if (rc == 0 && out->master[0] == '\0') return fail(err, errlen, "master= is empty (expected the name the Sentinels monitor)");
+		} else if (out->is_sentinel && name_len == 13 && memcmp(pair, "sentinel_auth", 13) == 0) {
+			if (seen_sentinel_auth++) return fail(err, errlen, "sentinel_auth= is given twice");
+			rc = decode_query_value("auth", value, value_len, out->sentinel_auth, sizeof(out->sentinel_auth), err,
+			                        errlen);
+			if (rc != 0) {
+				/* decode_query_value names it auth= so that it never quotes the bytes; say which one. */
+				return fail(err, errlen, "sentinel_auth=: not a valid value (a '%%' that does not start a "
+				            "percent-encoded byte, %%00, or too long: at most %zu bytes)", sizeof(out->sentinel_auth) - 1);
+			}
+		} else if (!out->is_sentinel && ((name_len == 6 && memcmp(pair, "master", 6) == 0)
+		                                 || (name_len == 13 && memcmp(pair, "sentinel_auth", 13) == 0))) {
+			return fail(err, errlen, "%.*s= is only for sentinel:// (sentinel://host:port,...?master=NAME)",
+			            (int)name_len, pair);
+		} else if (out->is_sentinel) {
+			return fail(err, errlen, "unknown parameter \"%.*s\" (known: master, user, auth, auth_env, auth_file, "
+			            "sentinel_auth, db)", (int)name_len, pair);
 		} else {
 			return fail(err, errlen, "unknown parameter \"%.*s\" (known: user, auth, auth_env, auth_file, db)", (int)name_len, pair);
 		}
 		if (rc != 0) return rc;
+	}
+	if (out->is_sentinel && out->master[0] == '\0') {
+		return fail(err, errlen, "no master name (sentinel:// needs ?master=NAME, the name the Sentinels monitor)");
 	}
 	if (out->user[0] != '\0' && out->auth[0] == '\0') {
 		return fail(err, errlen, "user= needs auth= (the ACL user's password), or auth_env= or auth_file=");
@@ -226,8 +250,9 @@ static int parse_port(const char *p, size_t len, int *port, char *err, size_t er
 	return 0;
 }
 
-/* host[:port] or [v6][:port], in a[0..len). */
-static int parse_tcp_address(const char *a, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+/* host[:port] or [v6][:port], in a[0..len), into host (hostcap bytes) and *port (default_port without one). */
+static int parse_host_port(const char *a, size_t len, char *out_host, size_t hostcap, int *out_port, int default_port,
+                           const char *expected, char *err, size_t errlen)
 {
 	const char *host;
 	size_t host_len;
@@ -259,24 +284,66 @@ static int parse_tcp_address(const char *a, size_t len, tbl_redis_url_t *out, ch
 		rest = a + host_len;
 	}
 	if (host_len == 0) {
-		return fail(err, errlen, "empty host (expected tcp://host:port)");
+		return fail(err, errlen, "empty host (expected %s)", expected);
 	}
-	if (host_len >= sizeof(out->host)) {
-		return fail(err, errlen, "host is too long (at most %zu bytes)", sizeof(out->host) - 1);
+	if (host_len >= hostcap) {
+		return fail(err, errlen, "host is too long (at most %zu bytes)", hostcap - 1);
 	}
-	memcpy(out->host, host, host_len);
-	out->host[host_len] = '\0';
+	memcpy(out_host, host, host_len);
+	out_host[host_len] = '\0';
 
 	size_t rest_len = len - (size_t)(rest - a);
 	if (rest_len == 0) {
-		out->port = TBL_REDIS_DEFAULT_PORT;
+		*out_port = default_port;
 		return 0;
 	}
 	if (rest[0] != ':') {
 		return fail(err, errlen, "unexpected \"%.*s\" after the host (expected :port or ?parameters)", (int)rest_len,
 		            rest);
 	}
-	return parse_port(rest + 1, rest_len - 1, &out->port, err, errlen);
+	return parse_port(rest + 1, rest_len - 1, out_port, err, errlen);
+}
+
+static int parse_tcp_address(const char *a, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	return parse_host_port(a, len, out->host, sizeof(out->host), &out->port, TBL_REDIS_DEFAULT_PORT,
+	                       "tcp://host:port", err, errlen);
+}
+
+/* h1[:p1],h2[:p2],... in a[0..len): the Sentinels, in the order they are asked. */
+static int parse_sentinel_list(const char *a, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	size_t pos = 0;
+	if (len == 0) {
+		return fail(err, errlen, "no Sentinel hosts (expected sentinel://host:port,host:port?master=NAME)");
+	}
+	for (;;) {
+		const char *item = a + pos;
+		const char *comma = memchr(item, ',', len - pos);
+		size_t item_len = comma ? (size_t)(comma - item) : len - pos;
+		if (out->nsentinels == TBL_REDIS_SENTINELS_MAX) {
+			return fail(err, errlen, "too many Sentinels (at most %d)", TBL_REDIS_SENTINELS_MAX);
+		}
+		tbl_redis_sentinel_addr_t *s = &out->sentinels[out->nsentinels];
+		char what[48];
+		snprintf(what, sizeof(what), "Sentinel %d", out->nsentinels + 1);
+		if (item_len == 0) {
+			return fail(err, errlen, "%s: empty host (two ',' in a row, or one at an end)", what);
+		}
+		if (parse_host_port(item, item_len, s->host, sizeof(s->host), &s->port, TBL_REDIS_SENTINEL_DEFAULT_PORT,
+		                    "sentinel://host:port,host:port?master=NAME", err, errlen) != 0) {
+			/* Name which Sentinel of the list is wrong: prefix the message. */
+			char why[256];
+			snprintf(why, sizeof(why), "%s", err);
+			return fail(err, errlen, "%s: %s", what, why);
+		}
+		out->nsentinels++;
+		if (!comma) return 0;
+		pos += item_len + 1;
+		if (pos == len) {
+			return fail(err, errlen, "Sentinel %d: empty host (two ',' in a row, or one at an end)", out->nsentinels + 1);
+		}
+	}
 }
 
 static int parse_unix_path(const char *p, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
@@ -314,6 +381,9 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 	} else if (starts_with(s, len, "unix://")) {
 		out->is_unix = 1;
 		rest = s + 7;
+	} else if (starts_with(s, len, "sentinel://")) {
+		out->is_sentinel = 1;
+		rest = s + 11;
 	} else {
 		const char *sep = NULL;
 		for (size_t i = 0; i + 2 < len; i++) {
@@ -323,7 +393,7 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 			}
 		}
 		if (sep) {
-			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp:// or unix://)", (int)(sep - s), s);
+			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp://, unix:// or sentinel://)", (int)(sep - s), s);
 		}
 		return fail(err, errlen, "no scheme (expected tcp://host:port or unix:///path)");
 	}
@@ -335,18 +405,27 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 		return fail(err, errlen, "user info (user:password@) is not supported; use ?user=NAME&auth=PASSWORD");
 	}
 
-	int rc = out->is_unix ? parse_unix_path(rest, addr_len, out, err, errlen)
-	                      : parse_tcp_address(rest, addr_len, out, err, errlen);
+	int rc = out->is_unix       ? parse_unix_path(rest, addr_len, out, err, errlen)
+	         : out->is_sentinel ? parse_sentinel_list(rest, addr_len, out, err, errlen)
+	                            : parse_tcp_address(rest, addr_len, out, err, errlen);
 	if (rc != 0) return rc;
-	if (query) {
-		return parse_query(query + 1, rest_len - addr_len - 1, out, err, errlen);
+	if (out->is_sentinel) {
+		out->port = 0;   /* no master yet: the Sentinels name it when connecting */
 	}
-	return 0;
+	/* Also without a query, so that sentinel:// without ?master= is refused there. */
+	return parse_query(query ? query + 1 : rest + rest_len, query ? rest_len - addr_len - 1 : 0, out, err, errlen);
 }
 
 void tbl_redis_url_describe(const tbl_redis_url_t *url, char *buf, size_t buflen)
 {
-	if (url->is_unix) {
+	if (url->is_sentinel && url->host[0] == '\0') {
+		size_t n = (size_t)snprintf(buf, buflen, "master %s via Sentinel", url->master);
+		for (int i = 0; i < url->nsentinels && n < buflen; i++) {
+			const tbl_redis_sentinel_addr_t *s = &url->sentinels[i];
+			n += (size_t)snprintf(buf + n, buflen - n, strchr(s->host, ':') ? "%s[%s]:%d" : "%s%s:%d",
+			                      i ? "," : " ", s->host, s->port);
+		}
+	} else if (url->is_unix) {
 		snprintf(buf, buflen, "%s", url->path);
 	} else if (strchr(url->host, ':')) {
 		snprintf(buf, buflen, "[%s]:%d", url->host, url->port);

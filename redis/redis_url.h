@@ -3,9 +3,13 @@
  *
  *     tcp://host[:port][?query]       host is a name, an IPv4 address or [an IPv6 address]; port 6379
  *     unix:///absolute/path[?query]
+ *     sentinel://host[:port][,host[:port]...]?master=NAME[&query]    Sentinels (port 26379), at most
+ *                                     TBL_REDIS_SENTINELS_MAX; the master is asked of them when connecting
  *
  * The query is name=value pairs joined by '&': user= (an ACL user), auth= (its password), db= (the
- * database number, 0 by default). Values are percent-decoded (%XX); names are not. A parameter given
+ * database number, 0 by default). With sentinel:// also master= (the name the Sentinels monitor, required)
+ * and sentinel_auth= (the Sentinels' password, requirepass in sentinel.conf; user=, auth= and db= are the
+ * master's); master= and sentinel_auth= are refused with the other schemes. Values are percent-decoded (%XX); names are not. A parameter given
  * twice, an unknown one, a value that decodes to a NUL byte, or user= without a password is refused.
  *
  * The password may instead come from outside the setting, so that it is in no php.ini: auth_env=NAME
@@ -21,10 +25,23 @@
 
 #include <stddef.h>
 
+#define TBL_REDIS_SENTINELS_MAX 8
+
+typedef struct tbl_redis_sentinel_addr {
+	char host[256];
+	int port;             /* default 26379 */
+} tbl_redis_sentinel_addr_t;
+
 typedef struct tbl_redis_url {
 	int is_unix;          /* unix:///path */
-	char host[256];       /* tcp://host:port; IPv6 in [brackets] ok (stored without them) */
+	char host[256];       /* tcp://host:port; IPv6 in [brackets] ok (stored without them). sentinel://: the
+	                         master the Sentinels named last ("" before the first connect; redis_sentinel.h) */
 	int port;             /* default 6379 */
+	int is_sentinel;      /* sentinel://: the fields below are set */
+	int nsentinels;       /* 1..TBL_REDIS_SENTINELS_MAX */
+	tbl_redis_sentinel_addr_t sentinels[TBL_REDIS_SENTINELS_MAX];
+	char master[128];     /* ?master=NAME */
+	char sentinel_auth[256];   /* ?sentinel_auth=, "" = none */
 	char path[1024];      /* unix socket path */
 	char user[128];       /* ?user= (ACL user), "" = none */
 	char auth[256];       /* ?auth= password (or read from auth_env= / auth_file=), "" = none */
@@ -38,7 +55,8 @@ typedef struct tbl_redis_url {
  */
 int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *err, size_t errlen);
 
-/* "host:port", "[v6]:port" or the socket path, for messages ("Redis at <this>: ..."). */
+/* "host:port", "[v6]:port" or the socket path, for messages ("Redis at <this>: ..."). sentinel:// before
+ * its master is known: "master NAME via Sentinel h1:p1,..." (cut to fit). */
 void tbl_redis_url_describe(const tbl_redis_url_t *url, char *buf, size_t buflen);
 
 #endif

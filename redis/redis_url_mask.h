@@ -1,8 +1,8 @@
 /*
  * redis_url_mask.h - a table.redis value fit to show: every secret replaced by "***".
  *
- * Secrets are the values of the query parameters auth= and password= (the only ones the parser takes
- * is auth=; password= is masked too in case someone writes it, since the value is shown even when it is
+ * Secrets are the values of the query parameters auth=, sentinel_auth= and password= (the parser takes
+ * auth= and sentinel_auth=; password= is masked too in case someone writes it, since the value is shown even when it is
  * not valid), and a password written as URL user info (tcp://user:secret@host, which the parser refuses
  * but a message may still quote). Names of other parameters and their values are kept: auth_env= names
  * a variable and auth_file= a path, neither of which is a secret.
@@ -22,7 +22,8 @@
 
 static inline int tbl_redis_url_mask_secret_name(const char *name, size_t n)
 {
-	return (n == 4 && memcmp(name, "auth", 4) == 0) || (n == 8 && memcmp(name, "password", 8) == 0);
+	return (n == 4 && memcmp(name, "auth", 4) == 0) || (n == 8 && memcmp(name, "password", 8) == 0)
+	       || (n == 13 && memcmp(name, "sentinel_auth", 13) == 0);
 }
 
 /*

@@ -11,6 +11,11 @@
  *      applied.
  *   4. On any error (connection lost, server frozen, restarted, failed over): publish "not fresh" at
  *      once and go back to 1, retrying with a growing pause (up to a second).
+ * With sentinel:// every start asks the Sentinels for the master (redis_sentinel.h), so step 2 follows a
+ * failover; a start on another server than the last counts one `failovers`. Once a second the helper
+ * also asks the Sentinels whether they still name the master it tracks, and starts over (step 1) when
+ * they name another: an old master cut off from the Sentinels but not from this host keeps its
+ * connection open, and its invalidations are no longer the writers'.
  * Once a second it checks that it is still the table's helper and that another process still uses the
  * table; if not, it leaves. Readers stop trusting the L1 on their own when freshness stops advancing
  * (table.redis_max_stale), so a helper that dies or hangs costs speed, never correctness.
@@ -41,6 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/platform.h"
+#include "redis_sentinel.h"
 #include "redis_tracker.h"
 #include "tier_helper.h"
 #include "core/tier.h"
@@ -49,7 +55,9 @@
 #define TIER_CLAIM_MS      5000u   /* a claim whose helper never registered expires after this */
 #define TIER_CHECK_MS      1000u   /* how often the helper checks it is still wanted */
 #define TIER_RETRY_MAX_MS  1000u
-/* A registered helper silent for this long is hung: longer than any turn of its loop can take. */
+/* A registered helper silent for this long is hung: longer than any turn of its loop can take (at most
+ * five calls to start tracking, and with sentinel:// one more for asking the Sentinels, each bounded by
+ * table.redis_timeout). */
 #define TIER_HANG_MS(cfg)  (6u * (uint64_t)(cfg)->timeout_ms + 5000u)
 
 typedef struct helper {
@@ -211,6 +219,50 @@ static void on_flush(void *ctx)
 	flush_tiered(ctx);
 }
 
+/* What Sentinel `first` (or, when it does not answer, the next that does: *answered) names, as
+ * tbl_redis_url_describe writes an address; "" when none answers. */
+static void named_master(const tbl_tier_config_t *cfg, uint64_t deadline, int first, int *answered, char *out,
+                         size_t cap)
+{
+	char host[256], err[512];
+	int port;
+
+	out[0] = '\0';
+	if (tbl_redis_sentinel_master(&cfg->url, cfg->timeout_ms, deadline, first, host,
+	                              sizeof(host), &port, answered, err, sizeof(err)) == TBL_REDIS_OK) {
+		snprintf(out, cap, strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+	}
+}
+
+/* sentinel://: whether a majority of the Sentinels name one master other than `tracked`. The first is
+ * asked each time; the others only when it names another, since right after a failover the Sentinels
+ * learn the new master one after another, and one that still names the old (or names the new before the
+ * helper got there) must not make the helper start over each second. No answer is no news: the tracking
+ * connection's own failure is what reports an unreachable master. All of it within one
+ * table.redis_timeout, so that a turn of the loop stays as short as TIER_HANG_MS assumes. */
+static int master_moved(const tbl_tier_config_t *cfg, const char *tracked)
+{
+	char first[300], other[300];
+	int n = cfg->url.nsentinels, votes = 0, answered = -1;
+	uint64_t deadline = tbl_redis_monotonic_ms() + cfg->timeout_ms;
+
+	named_master(cfg, deadline, 0, &answered, first, sizeof(first));
+	if (first[0] == '\0' || strcmp(first, tracked) == 0) {
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		int who = -1;
+
+		if (i == answered) {
+			votes++;
+			continue;
+		}
+		named_master(cfg, deadline, i, &who, other, sizeof(other));
+		votes += who == i && strcmp(other, first) == 0;
+	}
+	return votes > n / 2;
+}
+
 void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 {
 	helper_t h = { t, cfg };
@@ -219,6 +271,7 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 	unsigned ping_ms = cfg->max_stale_ms / 4u, retry_ms = 50u;
 	uint64_t next_check = 0;
 	int tracking = 0, tracked_before = 0;
+	char tracked[300] = "";   /* the server tracking last started on (sentinel://: the master then) */
 
 	if (ping_ms > 250u) {
 		ping_ms = 250u;
@@ -243,6 +296,13 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 				break;
 			}
 			next_check = now + TIER_CHECK_MS;
+			if (tracking && cfg->url.is_sentinel && master_moved(cfg, tracked)) {
+				/* The Sentinels name another master while ours still answers (cut off from them, not
+				 * from us): what it tells us is no longer what others write. Start over on the new one. */
+				tracking = 0;
+				flush_tiered(&h);
+				continue;
+			}
 		}
 		if (!tracking) {
 			if (tbl_redis_tracker_start(tr) != TBL_REDIS_OK) {
@@ -254,6 +314,12 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 			if (tracked_before) {
 				tbl_tier_count(t, TBL_TIER_RECONNECTS, 1);
 			}
+			/* Another server than before: the Sentinels moved the master (a failover, or a switch by
+			 * hand). The flush below empties what the old one's lost invalidations may have left. */
+			if (cfg->url.is_sentinel && tracked[0] && strcmp(tracked, tbl_redis_tracker_server(tr)) != 0) {
+				tbl_tier_count(t, TBL_TIER_FAILOVERS, 1);
+			}
+			snprintf(tracked, sizeof(tracked), "%s", tbl_redis_tracker_server(tr));
 			tracking = tracked_before = 1;
 			retry_ms = 50u;
 			flush_tiered(&h);

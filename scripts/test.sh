@@ -138,7 +138,7 @@ setup_php() {
 		has_layer smoke && pkgs+=(libxml2-utils)  # xmllint, for benchmarks/test/svg_check.sh
 		has_layer smoke && pkgs+=(valgrind)       # callgrind, for benchmarks/test/key_length_check.sh
 		has_layer phpt && pkgs+=(prometheus)      # promtool, for tests/12_observability/metrics_promtool.phpt
-		has_layer phpt && pkgs+=(libhiredis-dev "$REDIS_SERVER")   # the Redis tier, and tests/15_redis_tier
+		has_layer phpt && pkgs+=(libhiredis-dev "$REDIS_SERVER" "${REDIS_SERVER%-server}-sentinel")   # the Redis tier, and tests/15_redis_tier (sentinel_*.phpt)
 		has_layer observe && pkgs+=(chromium php-xml)
 		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
 		[ ${#pkgs[@]} -eq 0 ] || apt_ensure "${pkgs[@]}"
