@@ -22,11 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sapi/embed/php_embed.h>
-
-#ifndef ZTS
-# error "tests/embed/threads.c needs a thread-safe PHP (scripts/build-zts-php.sh)"
-#endif
+#include "embed_request.h"
 
 static int threads_n = 8, requests_n = 20, iterations_n = 50;
 static int failures;
@@ -39,43 +35,6 @@ static void fail(const char *what)
 	fprintf(stdout, "FAIL %s\n", what);
 	fflush(stdout);
 	pthread_mutex_unlock(&failures_lock);
-}
-
-/* Evaluate `code` (an expression) in the current request; its string result into out. */
-static int eval_string(const char *code, char *out, size_t outlen)
-{
-	zval rv;
-	int ok = 0;
-
-	ZVAL_UNDEF(&rv);
-	snprintf(out, outlen, "(no result)");
-	zend_try {
-		if (zend_eval_stringl((char *)code, strlen(code), &rv, "embed-threads") == SUCCESS
-		    && Z_TYPE(rv) == IS_STRING) {
-			snprintf(out, outlen, "%s", Z_STRVAL(rv));
-			ok = 1;
-		}
-	} zend_catch {
-		snprintf(out, outlen, "(bailout: a fatal error)");
-	} zend_end_try();
-	zval_ptr_dtor(&rv);
-	return ok;
-}
-
-/* One request: start it, run `code`, end it. 1 when the code returned "ok...". */
-static int request(const char *code, char *out, size_t outlen)
-{
-	int ok;
-
-	if (php_request_startup() == FAILURE) {
-		snprintf(out, outlen, "php_request_startup() failed");
-		return 0;
-	}
-	SG(headers_sent) = 1;
-	SG(request_info).no_headers = 1;
-	ok = eval_string(code, out, outlen) && strncmp(out, "ok", 2) == 0;
-	php_request_shutdown(NULL);
-	return ok;
 }
 
 static const char worker_code[] =
@@ -118,7 +77,7 @@ static void *worker(void *arg)
 	(void)ts_resource(0);
 	for (r = 0; r < requests_n; r++) {
 		snprintf(code, sizeof(code), worker_code, w->index, r, threads_n, iterations_n);
-		if (!request(code, out, sizeof(out))) {
+		if (!embed_request(code, out, sizeof(out))) {
 			snprintf(what, sizeof(what), "thread %d, request %d: %s", w->index, r, out);
 			fail(what);
 			break;
@@ -148,7 +107,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* php_embed_init left the main thread in a request: set up in it, then end it. */
-	if (!eval_string("(function () { if (!class_exists('Shm\\\\Table')) { return 'no Shm\\\\Table: load table.so'; }"
+	if (!embed_eval_string("(function () { if (!class_exists('Shm\\\\Table')) { return 'no Shm\\\\Table: load table.so'; }"
 	                 " Shm\\Table::clearAll(); Shm\\Table::set('cas', 0); return 'ok'; })()", out, sizeof(out))
 	    || strcmp(out, "ok") != 0) {
 		fprintf(stdout, "FAIL setup: %s\n", out);
@@ -182,18 +141,14 @@ int main(int argc, char **argv)
 		"  if ($s['processes'] !== 1) { $bad[] = \"processes: {$s['processes']} (want 1)\"; }\n"
 		"  return $bad ? implode('; ', $bad) : sprintf('ok: %%d threads x %%d requests x %%d: counter %%d, cas %%d, adds %%d, computed %%d', $n, $r, $iters, $want['counter'], $want['cas'], $want['adds'], $want['computed']);\n"
 		"})(%d, %d, %d)", threads_n, requests_n, iterations_n);
-	if (php_request_startup() == FAILURE) {
+	if (!embed_request_start(out, sizeof(out))) {
 		fail("the main thread's last request did not start");
+	} else if (embed_eval_string(code, out, sizeof(out)) && strncmp(out, "ok", 2) == 0) {
+		printf("%s\n", out);
+		passed++;
 	} else {
-		SG(headers_sent) = 1;
-		SG(request_info).no_headers = 1;
-		if (eval_string(code, out, sizeof(out)) && strncmp(out, "ok", 2) == 0) {
-			printf("%s\n", out);
-			passed++;
-		} else {
-			snprintf(what, sizeof(what), "totals: %s", out);
-			fail(what);
-		}
+		snprintf(what, sizeof(what), "totals: %s", out);
+		fail(what);
 	}
 	php_embed_shutdown();   /* ends the request, then the module (MSHUTDOWN, every thread's GSHUTDOWN) */
 	free(w);
