@@ -16,8 +16,11 @@
  *
  *   threads [THREADS [REQUESTS [ITERATIONS]]]     (8 20 50); the table.so comes from the INI files
  *                                                 (tests/embed/run.sh writes them)
+ *   EMBED_MODULE=/path/table.so                   instead, this program dlopen()s it and starts PHP
+ *                                                 with it as a built-in module (see preload_module)
  * Output: one line per failure, then `embed-threads: N passed, N failed`. Exit status 1 on a failure.
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +92,40 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/*
+ * EMBED_MODULE: a table.so built with ThreadSanitizer (scripts/test.sh's embed-tsan layer) cannot be loaded
+ * by `extension=`: PHP dlopen()s extensions with RTLD_DEEPBIND, which the sanitizer runtime refuses (the
+ * library's own libc would come before the runtime's interceptors: its mutexes, its malloc and its
+ * memcpy would go unseen). So this program dlopen()s it without, and hands its module entry to
+ * php_module_startup() as the one additional module an embedding SAPI may start with: the same
+ * MINIT/GINIT/RINIT..., the module being only "static" rather than "dl()ed" (no handle to close).
+ */
+static zend_module_entry *preloaded_module;
+
+static int preload_startup(sapi_module_struct *sapi)
+{
+	return php_module_startup(sapi, preloaded_module);
+}
+
+static int preload_module(const char *path)
+{
+	zend_module_entry *(*get_module)(void);
+	void *handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+
+	if (handle == NULL) {
+		fprintf(stderr, "EMBED_MODULE: %s\n", dlerror());
+		return 0;
+	}
+	*(void **)&get_module = dlsym(handle, "get_module");
+	if (get_module == NULL) {
+		fprintf(stderr, "EMBED_MODULE: %s has no get_module()\n", path);
+		return 0;
+	}
+	preloaded_module = get_module();
+	php_embed_module.startup = preload_startup;
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	worker_t *w;
@@ -101,6 +138,9 @@ int main(int argc, char **argv)
 	if (threads_n < 2 || requests_n < 1 || iterations_n < 10) {
 		fprintf(stderr, "usage: %s [THREADS>=2 [REQUESTS>=1 [ITERATIONS>=10]]]\n", argv[0]);
 		return 2;
+	}
+	if (getenv("EMBED_MODULE") != NULL && *getenv("EMBED_MODULE") != '\0' && !preload_module(getenv("EMBED_MODULE"))) {
+		return 1;
 	}
 	if (php_embed_init(argc, argv) == FAILURE) {
 		fprintf(stderr, "php_embed_init() failed\n");
