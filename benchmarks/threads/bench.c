@@ -12,12 +12,15 @@
  * operation per key, and reads hrtime() every 64 operations until SECONDS have passed; a get that finds
  * nothing (Table: null; APCu: $found false) or an increment that fails counts as a miss. The threads start their loops together
  * at a barrier; a measurement's ops/s is the sum of each thread's operations over its own time, as the
- * runner sums its workers' IOPS.
+ * runner sums its workers' IOPS. Beside it, the same sum over each thread's CPU time (its
+ * CLOCK_THREAD_CPUTIME_ID across the loop): on a machine whose cores other jobs share, a thread taken off
+ * its core stops the wall clock's figure but not this one, which is the steadier ratio there.
  *
  * For each case and thread count: a warm-up measurement of each subject (thrown away), then REPEAT
  * rounds of Table and APCu one after the other (the order alternating between rounds); each round's
  * Factor is Table's ops/s over APCu's. Reported: the medians of each subject's ops/s and of the rounds'
- * Factors (the same-run ratio, the figure to quote on a shared machine).
+ * Factors (the same-run ratio, the figure to quote on a shared machine), by wall clock and by CPU time,
+ * and the spread of the rounds' CPU-time Factors (lowest-highest).
  *
  * Checks (these are the program's results; nothing about speed is checked): the seeding and read-back,
  * no miss in any measurement (a benchmark of misses measures nothing), and after all increments each
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "../../tests/embed/embed_request.h"
 
 #define MAX_THREADS 16
@@ -86,7 +90,7 @@ typedef struct worker {
 	int index, threads;
 	double seconds;
 	/* out */
-	long long ops, misses, ns;
+	long long ops, misses, ns, cpu_ns;
 	char error[512];
 } worker_t;
 
@@ -106,10 +110,16 @@ static void *worker(void *arg)
 	/* Every thread reaches the barrier, ready or not, or the others would wait for ever. */
 	pthread_barrier_wait(w->barrier);
 	if (ready) {
+		struct timespec c0, c1;
+		int ok;
+
 		snprintf(code, sizeof(code), loop_code, operations[w->bcase][w->subject],
 		         1000 * w->index / w->threads, w->seconds);
-		if (embed_eval_string(code, out, sizeof(out))
-		    && sscanf(out, "ok %lld %lld %lld", &w->ops, &w->misses, &w->ns) == 3 && w->ns > 0) {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+		ok = embed_eval_string(code, out, sizeof(out));
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+		w->cpu_ns = (long long)(c1.tv_sec - c0.tv_sec) * 1000000000LL + (c1.tv_nsec - c0.tv_nsec);
+		if (ok && sscanf(out, "ok %lld %lld %lld", &w->ops, &w->misses, &w->ns) == 3 && w->ns > 0 && w->cpu_ns > 0) {
 			w->error[0] = '\0';
 		}
 	}
@@ -130,10 +140,10 @@ static void fail(const char *what)
 	fflush(stdout);
 }
 
-/* One measurement: THREADS threads, each SECONDS of the loop. The summed ops/s; -1 on a failure. The
- * increments done are added to *incremented. */
+/* One measurement: THREADS threads, each SECONDS of the loop. The summed ops/s by wall clock; by CPU
+ * time in *cpu_rate; -1 on a failure. The increments done are added to *incremented. */
 static double measure(bench_case_t bcase, bench_subject_t subject, int threads, double seconds,
-                      long long *incremented)
+                      double *cpu_rate, long long *incremented)
 {
 	worker_t w[MAX_THREADS];
 	pthread_barrier_t barrier;
@@ -141,6 +151,7 @@ static double measure(bench_case_t bcase, bench_subject_t subject, int threads, 
 	char what[800];
 	int i, ok = 1;
 
+	*cpu_rate = 0;
 	pthread_barrier_init(&barrier, NULL, (unsigned)threads);
 	for (i = 0; i < threads; i++) {
 		memset(&w[i], 0, sizeof(w[i]));
@@ -173,6 +184,7 @@ static double measure(bench_case_t bcase, bench_subject_t subject, int threads, 
 			ok = 0;
 		}
 		rate += (double)w[i].ops * 1e9 / (double)(w[i].ns > 0 ? w[i].ns : 1);
+		*cpu_rate += (double)w[i].ops * 1e9 / (double)(w[i].cpu_ns > 0 ? w[i].cpu_ns : 1);
 		if (bcase == CASE_INCREMENT) {
 			*incremented += w[i].ops;
 		}
@@ -301,39 +313,46 @@ int main(int argc, char **argv)
 	printf("Threads of one process (embed SAPI), PHP %s ZTS: Shm\\Table (zero-copy %s) and APCu "
 	       "(apc.serializer=%s) in the same process; %g s per measurement, medians of %d rounds\n",
 	       php_version, zero_copy, serializer, seconds, repeat);
-	snprintf(a, sizeof(a), "APCu(%.16s) ops/s", serializer);
-	printf("| case              | threads |  Table ops/s | %20s | Factor | Factors of the rounds\n", a);
-	printf("|-------------------|--------:|-------------:|---------------------:|-------:|----------------------\n");
+	snprintf(a, sizeof(a), "APCu(%.16s)", serializer);
+	printf("| case              | threads | Table ops/s | %15s ops/s | Factor | Table ops/CPU-s | %15s ops/CPU-s | Factor (CPU) | CPU Factors of the rounds |\n", a, a);
+	printf("|-------------------|--------:|------------:|----------------------:|-------:|----------------:|--------------------------:|-------------:|--------------------------:|\n");
 	fflush(stdout);
 	for (c = CASE_GET; c <= CASE_INCREMENT; c++) {
 		for (t = 0; t < n_counts; t++) {
-			double table[MAX_REPEAT], apcu[MAX_REPEAT], factor[MAX_REPEAT], tm, am, fm;
-			char rounds[MAX_REPEAT * 8] = "";
+			double table[MAX_REPEAT], apcu[MAX_REPEAT], factor[MAX_REPEAT];
+			double table_cpu[MAX_REPEAT], apcu_cpu[MAX_REPEAT], factor_cpu[MAX_REPEAT], ignored;
+			char tw[32], aw[32], tc[32], ac[32];
 			int bad = failures;
 
 			/* The warm-up: counted towards the increments' totals, not timed. */
-			measure((bench_case_t)c, SUBJECT_TABLE, thread_counts[t], seconds / 2, &incremented[SUBJECT_TABLE]);
-			measure((bench_case_t)c, SUBJECT_APCU, thread_counts[t], seconds / 2, &incremented[SUBJECT_APCU]);
+			measure((bench_case_t)c, SUBJECT_TABLE, thread_counts[t], seconds / 2, &ignored, &incremented[SUBJECT_TABLE]);
+			measure((bench_case_t)c, SUBJECT_APCU, thread_counts[t], seconds / 2, &ignored, &incremented[SUBJECT_APCU]);
 			for (r = 0; r < repeat; r++) {
-				bench_subject_t first = r % 2 ? SUBJECT_APCU : SUBJECT_TABLE;
-				double x = measure((bench_case_t)c, first, thread_counts[t], seconds, &incremented[first]);
-				double y = measure((bench_case_t)c, (bench_subject_t)!first, thread_counts[t], seconds,
-				                   &incremented[!first]);
+				bench_subject_t first = r % 2 ? SUBJECT_APCU : SUBJECT_TABLE, second = (bench_subject_t)!first;
+				double x_cpu, y_cpu;
+				double x = measure((bench_case_t)c, first, thread_counts[t], seconds, &x_cpu, &incremented[first]);
+				double y = measure((bench_case_t)c, second, thread_counts[t], seconds, &y_cpu, &incremented[second]);
 
 				table[r] = first == SUBJECT_TABLE ? x : y;
 				apcu[r] = first == SUBJECT_TABLE ? y : x;
+				table_cpu[r] = first == SUBJECT_TABLE ? x_cpu : y_cpu;
+				apcu_cpu[r] = first == SUBJECT_TABLE ? y_cpu : x_cpu;
 				factor[r] = apcu[r] > 0 ? table[r] / apcu[r] : 0;
-				snprintf(rounds + strlen(rounds), sizeof(rounds) - strlen(rounds), "%s%.2f", r ? " " : "", factor[r]);
+				factor_cpu[r] = apcu_cpu[r] > 0 ? table_cpu[r] / apcu_cpu[r] : 0;
 			}
 			if (failures != bad) {
 				continue;
 			}
 			passed++;
-			tm = median(table, repeat);
-			am = median(apcu, repeat);
-			fm = median(factor, repeat);
-			printf("| %-17s | %7d | %12s | %20s | %5.2fx | %s\n", case_names[c], thread_counts[t],
-			       grouped(tm, a, sizeof(a)), grouped(am, b, sizeof(b)), fm, rounds);
+			grouped(median(table, repeat), tw, sizeof(tw));
+			grouped(median(apcu, repeat), aw, sizeof(aw));
+			grouped(median(table_cpu, repeat), tc, sizeof(tc));
+			grouped(median(apcu_cpu, repeat), ac, sizeof(ac));
+			/* median() sorts: the lowest and highest come after it. */
+			snprintf(b, sizeof(b), "%.2fx", median(factor_cpu, repeat));
+			snprintf(a, sizeof(a), "%.2f-%.2f", factor_cpu[0], factor_cpu[repeat - 1]);
+			printf("| %-17s | %7d | %11s | %21s | %5.2fx | %15s | %25s | %12s | %25s |\n", case_names[c],
+			       thread_counts[t], tw, aw, median(factor, repeat), tc, ac, b, a);
 			fflush(stdout);
 		}
 	}
