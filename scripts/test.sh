@@ -28,6 +28,9 @@
 #   apache     (not by default: it needs a thread-safe PHP's mod_php, PHP_ZTS_APACHE=1 scripts/build-zts-php.sh)
 #              tests/apache/run.sh: Apache's event MPM on loopback, 2 processes x 16 threads, 20,000
 #              increments at concurrency 16, values handed between requests, a timed-out request's holds
+#   bench-threads (not by default: a thread-safe PHP with the embed SAPI) benchmarks/threads/run.sh, briefly
+#              (0.05 s a measurement), on this table.so beside APCu built for the same PHP: its checks only
+#              (every get a hit, the counters' sums exact, both serializers), never its speed
 #   embed-tsan (not by default: a thread-safe PHP with the embed SAPI, as for embed) table.so built by clang
 #              with -fsanitize=thread (in build/<label>-tsan/), and tests/embed/run.sh's harness under
 #              ThreadSanitizer (EMBED_TSAN=1), once copying and once with table.zero_copy=1: a race
@@ -279,7 +282,7 @@ fi
 # --- build the extension -------------------------------------------------------------------------------
 # The layers that run table.so built here (embed-tsan builds one of its own, and arginfo runs PHP only).
 needs_build() { has_layer phpt || has_layer smoke || has_layer docs || has_layer adapters || has_layer observe ||
-	has_layer embed || has_layer apache; }
+	has_layer embed || has_layer apache || has_layer bench-threads; }
 { has_layer arginfo || has_layer embed-tsan || needs_build; } && setup_php
 
 if has_layer arginfo; then
@@ -496,6 +499,8 @@ if [ $BUILT = 1 ]; then
 		"EMBED_INI=$([ "$ZERO_COPY" = 1 ] && echo table.zero_copy=1)"
 	has_layer apache && run_harness_layer apache apache-threads tests/apache/run.sh \
 		"Apache's event MPM: processes of threads on one table" "NO_INSTALL=$NO_INSTALL"
+	has_layer bench-threads && run_harness_layer bench-threads bench-threads benchmarks/threads/run.sh \
+		"the thread benchmark against APCu, briefly: its checks, not its speed" BENCH_SECONDS=0.05 BENCH_REPEAT=1
 fi
 # embed-tsan: a table.so of its own, built by clang with ThreadSanitizer (which only a sanitizer runtime can
 # load, so it is not loaded to check it: the harness does that), then the harness on it in both read modes.
