@@ -10,11 +10,11 @@
  * timed. Each worker thread then runs a request whose loop is the runner's (Support/Run/OperationLoop.php,
  * Support/Subject/TableSubject.php and ApcuSubject.php): it walks the keys from an evenly spread start, one
  * operation per key, and reads hrtime() every 64 operations until SECONDS have passed; a get that finds
- * nothing (Table: null; APCu: $found false) or an increment that fails counts as a miss. The threads start their loops together
- * at a barrier; a measurement's ops/s is the sum of each thread's operations over its own time, as the
- * runner sums its workers' IOPS. Beside it, the same sum over each thread's CPU time (its
+ * nothing (Table: null; APCu: $found false) or an increment that fails counts as a miss. The threads start
+ * their loops together at a barrier; a measurement's ops/s is the sum of each thread's operations over its
+ * own time, as the runner sums its workers' IOPS. Beside it, the same sum over each thread's CPU time (its
  * CLOCK_THREAD_CPUTIME_ID across the loop): on a machine whose cores other jobs share, a thread taken off
- * its core stops the wall clock's figure but not this one, which is the steadier ratio there.
+ * its core lowers the wall clock's figure but not this one, which gives the steadier ratio there.
  *
  * For each case and thread count: a warm-up measurement of each subject (thrown away), then REPEAT
  * rounds of Table and APCu one after the other (the order alternating between rounds); each round's
@@ -27,6 +27,7 @@
  * subject's counters sum to exactly the increments its loops counted.
  *
  *   bench DATA_JSON [THREADS [SECONDS [REPEAT]]]    THREADS a list: "1,2" (default); SECONDS 1; REPEAT 5
+ *                                                   (run.sh passes its own: 0.5 s, 11 rounds)
  *   (table.so, apcu.so and apc.enable_cli=1 come from the INI files: run.sh writes them)
  * Output: the result table, then `bench-threads: N passed, N failed`. Exit status 1 on a failure.
  */
