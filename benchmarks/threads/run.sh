@@ -18,7 +18,7 @@ set -uo pipefail
 # The body is one compound command, read whole before it runs: editing this file mid-run is safe.
 {
 . "$(dirname "$0")/../../scripts/lib.sh"
-cd "$TABLE_ROOT"
+cd "$TABLE_ROOT" || exit 1
 
 PHP_ARG="" SO="" THREADS=1,2 SECONDS_EACH=${BENCH_SECONDS:-0.5} REPEAT=${BENCH_REPEAT:-11} SERIALIZERS=php,default
 while [ $# -gt 0 ]; do
