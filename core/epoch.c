@@ -391,7 +391,7 @@ static uint64_t held_sweep_locked(tbl_t *t)
 		}
 		/* One store unlinks it: a crash before the free leaks the block, which the GC finds. */
 		atomic_signal_fence(memory_order_seq_cst);
-		*(volatile uint64_t *)link = e->retire_next;
+		__atomic_store_n(link, e->retire_next, __ATOMIC_RELAXED);   /* held_head: read unlocked */
 		atomic_signal_fence(memory_order_seq_cst);
 		TBL_CRASH_POINT("epoch.hold.sweep.unlinked");
 		freed += e->bytes;
@@ -922,7 +922,9 @@ void tbl_retire_locked(tbl_t *t, uint64_t entry_off)
 	tbl_entry_t *e = tbl_entry_at(t, entry_off);
 
 	e->retire_next = 0;
-	e->retire_epoch = atomic_fetch_add_explicit(&h->epoch, 1, memory_order_seq_cst);
+	/* An atomic store: tbl_lookup_held() reads it without the stripe lock (a zero-copy hit). */
+	__atomic_store_n(&e->retire_epoch, atomic_fetch_add_explicit(&h->epoch, 1, memory_order_seq_cst),
+	                 __ATOMIC_RELEASE);
 	if (h->retire_tail) {
 		tbl_entry_at(t, h->retire_tail)->retire_next = entry_off;
 	} else {
@@ -991,7 +993,7 @@ uint64_t tbl_reclaim_locked(tbl_t *t, int reap)
 			/* No reader can reach it any more, but a zero-copy reader still uses it. */
 			e->retire_next = h->held_head;
 			atomic_signal_fence(memory_order_seq_cst);
-			*(volatile uint64_t *)&h->held_head = off;
+			__atomic_store_n(&h->held_head, off, __ATOMIC_RELAXED);   /* read unlocked: tbl_release_holds() */
 			continue;
 		}
 		freed += e->bytes;

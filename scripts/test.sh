@@ -28,6 +28,13 @@
 #   apache     (not by default: it needs a thread-safe PHP's mod_php, PHP_ZTS_APACHE=1 scripts/build-zts-php.sh)
 #              tests/apache/run.sh: Apache's event MPM on loopback, 2 processes x 16 threads, 20,000
 #              increments at concurrency 16, values handed between requests, a timed-out request's holds
+#   bench-threads (not by default: a thread-safe PHP with the embed SAPI) benchmarks/threads/run.sh, briefly
+#              (0.05 s a measurement), on this table.so beside APCu built for the same PHP: its checks only
+#              (every get a hit, the counters' sums exact, both serializers), never its speed
+#   embed-tsan (not by default: a thread-safe PHP with the embed SAPI, as for embed) table.so built by clang
+#              with -fsanitize=thread (in build/<label>-tsan/), and tests/embed/run.sh's harness under
+#              ThreadSanitizer (EMBED_TSAN=1), once copying and once with table.zero_copy=1: a race
+#              report with a table.so frame fails it (the PHP itself is not instrumented; see run.sh)
 #
 # Options (environment variables in brackets):
 #   --quick               same as --layers=phpt
@@ -125,7 +132,7 @@ fi
 # they prove that core/ builds and passes with no PHP present at all.
 if [ "$NO_INSTALL" != 1 ]; then
 	pkgs=(build-essential autoconf automake libtool pkg-config coreutils liblz4-dev libzstd-dev)
-	{ has_layer tsan || has_layer fuzz; } && pkgs+=(clang libclang-rt-dev)
+	{ has_layer tsan || has_layer fuzz || has_layer embed-tsan; } && pkgs+=(clang libclang-rt-dev)
 	has_layer redis && pkgs+=(libhiredis-dev "$REDIS_SERVER")
 	apt_ensure "${pkgs[@]}"
 fi
@@ -276,7 +283,10 @@ if has_layer fuzz; then
 fi
 
 # --- build the extension -------------------------------------------------------------------------------
-{ has_layer arginfo || has_layer phpt || has_layer smoke || has_layer docs || has_layer adapters || has_layer observe; } && setup_php
+# The layers that run table.so built here (embed-tsan builds one of its own, and arginfo runs PHP only).
+needs_build() { has_layer phpt || has_layer smoke || has_layer docs || has_layer adapters || has_layer observe ||
+	has_layer embed || has_layer apache || has_layer bench-threads; }
+{ has_layer arginfo || has_layer embed-tsan || needs_build; } && setup_php
 
 if has_layer arginfo; then
 	if [ -f scripts/gen-arginfo.sh ] && [ -f table.stub.php ]; then
@@ -304,7 +314,7 @@ if has_layer arginfo; then
 fi
 
 BUILT=0
-if has_layer phpt || has_layer smoke || has_layer docs || has_layer adapters || has_layer observe; then
+if needs_build; then
 	B="$BUILD_ROOT/$LABEL"
 	if [ ! -f table.c ] || [ ! -f config.m4 ]; then
 		record build 0 0 0 "WARNING: no table.c yet, extension not built; phpt and smoke cannot run"
@@ -492,6 +502,24 @@ if [ $BUILT = 1 ]; then
 		"EMBED_INI=$([ "$ZERO_COPY" = 1 ] && echo table.zero_copy=1)"
 	has_layer apache && run_harness_layer apache apache-threads tests/apache/run.sh \
 		"Apache's event MPM: processes of threads on one table" "NO_INSTALL=$NO_INSTALL"
+	has_layer bench-threads && run_harness_layer bench-threads bench-threads benchmarks/threads/run.sh \
+		"the thread benchmark against APCu, briefly: its checks, not its speed" BENCH_SECONDS=0.05 BENCH_REPEAT=1
+fi
+# embed-tsan: a table.so of its own, built by clang with ThreadSanitizer (which only a sanitizer runtime can
+# load, so it is not loaded to check it: the harness does that), then the harness on it in both read modes.
+if has_layer embed-tsan; then
+	banner "embed-tsan: table.so built with -fsanitize=thread (clang), for the embed harness under ThreadSanitizer"
+	built_so=${EXT_SO:-}
+	if CC=clang TABLE_LOAD_CHECK=0 table_build "$BUILD_ROOT/$LABEL-tsan" 0 "-O1 -g -fsanitize=thread -fno-omit-frame-pointer -Wall -Wextra -Werror"; then
+		for zc in 0 1; do
+			run_harness_layer "embed-tsan$([ $zc = 1 ] && echo -zero-copy)" embed-tsan tests/embed/run.sh \
+				"threads of one process under ThreadSanitizer, table.zero_copy=$zc" EMBED_TSAN=1 \
+				"EMBED_BUILD_DIR=$BUILD_ROOT/embed-tsan-$LABEL-$zc" "EMBED_INI=table.zero_copy=$zc"
+		done
+	else
+		record embed-tsan 0 1 0 "table.so did not build with -fsanitize=thread; see $BUILD_ROOT/$LABEL-tsan.build.log"
+	fi
+	EXT_SO=$built_so
 fi
 
 # --- layers: adapters, observe ---------------------------------------------------------------------------

@@ -16,17 +16,16 @@
  *
  *   threads [THREADS [REQUESTS [ITERATIONS]]]     (8 20 50); the table.so comes from the INI files
  *                                                 (tests/embed/run.sh writes them)
+ *   EMBED_MODULE=/path/table.so                   instead, this program dlopen()s it and starts PHP
+ *                                                 with it as a built-in module (see preload_module)
  * Output: one line per failure, then `embed-threads: N passed, N failed`. Exit status 1 on a failure.
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sapi/embed/php_embed.h>
-
-#ifndef ZTS
-# error "tests/embed/threads.c needs a thread-safe PHP (scripts/build-zts-php.sh)"
-#endif
+#include "embed_request.h"
 
 static int threads_n = 8, requests_n = 20, iterations_n = 50;
 static int failures;
@@ -39,43 +38,6 @@ static void fail(const char *what)
 	fprintf(stdout, "FAIL %s\n", what);
 	fflush(stdout);
 	pthread_mutex_unlock(&failures_lock);
-}
-
-/* Evaluate `code` (an expression) in the current request; its string result into out. */
-static int eval_string(const char *code, char *out, size_t outlen)
-{
-	zval rv;
-	int ok = 0;
-
-	ZVAL_UNDEF(&rv);
-	snprintf(out, outlen, "(no result)");
-	zend_try {
-		if (zend_eval_stringl((char *)code, strlen(code), &rv, "embed-threads") == SUCCESS
-		    && Z_TYPE(rv) == IS_STRING) {
-			snprintf(out, outlen, "%s", Z_STRVAL(rv));
-			ok = 1;
-		}
-	} zend_catch {
-		snprintf(out, outlen, "(bailout: a fatal error)");
-	} zend_end_try();
-	zval_ptr_dtor(&rv);
-	return ok;
-}
-
-/* One request: start it, run `code`, end it. 1 when the code returned "ok...". */
-static int request(const char *code, char *out, size_t outlen)
-{
-	int ok;
-
-	if (php_request_startup() == FAILURE) {
-		snprintf(out, outlen, "php_request_startup() failed");
-		return 0;
-	}
-	SG(headers_sent) = 1;
-	SG(request_info).no_headers = 1;
-	ok = eval_string(code, out, outlen) && strncmp(out, "ok", 2) == 0;
-	php_request_shutdown(NULL);
-	return ok;
 }
 
 static const char worker_code[] =
@@ -118,7 +80,7 @@ static void *worker(void *arg)
 	(void)ts_resource(0);
 	for (r = 0; r < requests_n; r++) {
 		snprintf(code, sizeof(code), worker_code, w->index, r, threads_n, iterations_n);
-		if (!request(code, out, sizeof(out))) {
+		if (!embed_request(code, out, sizeof(out))) {
 			snprintf(what, sizeof(what), "thread %d, request %d: %s", w->index, r, out);
 			fail(what);
 			break;
@@ -128,6 +90,40 @@ static void *worker(void *arg)
 		ts_free_thread();   /* the module's GSHUTDOWN: the thread's reader slot goes back */
 	}
 	return NULL;
+}
+
+/*
+ * EMBED_MODULE: a table.so built with ThreadSanitizer (scripts/test.sh's embed-tsan layer) cannot be loaded
+ * by `extension=`: PHP dlopen()s extensions with RTLD_DEEPBIND, which the sanitizer runtime refuses (the
+ * library's own libc would come before the runtime's interceptors: its mutexes, its malloc and its
+ * memcpy would go unseen). So this program dlopen()s it without, and hands its module entry to
+ * php_module_startup() as the one additional module an embedding SAPI may start with: the same
+ * MINIT/GINIT/RINIT..., the module being only "static" rather than "dl()ed" (no handle to close).
+ */
+static zend_module_entry *preloaded_module;
+
+static int preload_startup(sapi_module_struct *sapi)
+{
+	return php_module_startup(sapi, preloaded_module);
+}
+
+static int preload_module(const char *path)
+{
+	zend_module_entry *(*get_module)(void);
+	void *handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+
+	if (handle == NULL) {
+		fprintf(stderr, "EMBED_MODULE: %s\n", dlerror());
+		return 0;
+	}
+	*(void **)&get_module = dlsym(handle, "get_module");
+	if (get_module == NULL) {
+		fprintf(stderr, "EMBED_MODULE: %s has no get_module()\n", path);
+		return 0;
+	}
+	preloaded_module = get_module();
+	php_embed_module.startup = preload_startup;
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -143,12 +139,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [THREADS>=2 [REQUESTS>=1 [ITERATIONS>=10]]]\n", argv[0]);
 		return 2;
 	}
+	if (getenv("EMBED_MODULE") != NULL && *getenv("EMBED_MODULE") != '\0' && !preload_module(getenv("EMBED_MODULE"))) {
+		return 1;
+	}
 	if (php_embed_init(argc, argv) == FAILURE) {
 		fprintf(stderr, "php_embed_init() failed\n");
 		return 1;
 	}
 	/* php_embed_init left the main thread in a request: set up in it, then end it. */
-	if (!eval_string("(function () { if (!class_exists('Shm\\\\Table')) { return 'no Shm\\\\Table: load table.so'; }"
+	if (!embed_eval_string("(function () { if (!class_exists('Shm\\\\Table')) { return 'no Shm\\\\Table: load table.so'; }"
 	                 " Shm\\Table::clearAll(); Shm\\Table::set('cas', 0); return 'ok'; })()", out, sizeof(out))
 	    || strcmp(out, "ok") != 0) {
 		fprintf(stdout, "FAIL setup: %s\n", out);
@@ -182,18 +181,14 @@ int main(int argc, char **argv)
 		"  if ($s['processes'] !== 1) { $bad[] = \"processes: {$s['processes']} (want 1)\"; }\n"
 		"  return $bad ? implode('; ', $bad) : sprintf('ok: %%d threads x %%d requests x %%d: counter %%d, cas %%d, adds %%d, computed %%d', $n, $r, $iters, $want['counter'], $want['cas'], $want['adds'], $want['computed']);\n"
 		"})(%d, %d, %d)", threads_n, requests_n, iterations_n);
-	if (php_request_startup() == FAILURE) {
+	if (!embed_request_start(out, sizeof(out))) {
 		fail("the main thread's last request did not start");
+	} else if (embed_eval_string(code, out, sizeof(out)) && strncmp(out, "ok", 2) == 0) {
+		printf("%s\n", out);
+		passed++;
 	} else {
-		SG(headers_sent) = 1;
-		SG(request_info).no_headers = 1;
-		if (eval_string(code, out, sizeof(out)) && strncmp(out, "ok", 2) == 0) {
-			printf("%s\n", out);
-			passed++;
-		} else {
-			snprintf(what, sizeof(what), "totals: %s", out);
-			fail(what);
-		}
+		snprintf(what, sizeof(what), "totals: %s", out);
+		fail(what);
 	}
 	php_embed_shutdown();   /* ends the request, then the module (MSHUTDOWN, every thread's GSHUTDOWN) */
 	free(w);
