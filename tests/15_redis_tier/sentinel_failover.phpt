@@ -52,27 +52,43 @@ for ($i = 0; $i < 20; $i++) {
 }
 tier_cli($env['master'], 'WAIT', '1', '60000');
 $old = $env['master']['port'];
+// The outage is made to last until B has been seen without a master: the replica may not be promoted
+// (replica-priority 0) until then, so the Sentinels go on naming the dead master. A window left to the
+// Sentinels' own timing could close before a loaded machine's B noticed it. (Stopping the Sentinels
+// instead would put them in TILT mode for 30 s once continued.)
+tier_cli($env['replica'], 'CONFIG', 'SET', 'replica-priority', '0');
 posix_kill($env['master']['pid'], SIGKILL);
 proc_close($env['master']['proc']);
 
 // The outage: A's writes fail (false), B's reads are misses (null) or a value A wrote; nothing throws.
-// Once B's L1 is no longer fresh (its helper lost the master) and while every Sentinel still names the
-// dead master, a read of B cannot be served at all: it must be a miss.
-$namesOld = fn () => array_reduce($env['sentinels'], fn ($ok, $s) => $ok && sentinel_master_port($s) === $old, true);
-$outageMisses = 0;
+// Once B's L1 is no longer fresh (its helper lost the master), a read of B cannot be served at all.
+$outage = function () use (&$problems, &$attempted, $get, $set) {
+    $v = $get();
+    if ($v !== null && !(is_int($v) && $v <= $attempted)) {
+        $problems[] = 'outage: B read ' . var_export($v, true);
+    }
+    if ($set(++$attempted) !== false) {
+        $problems[] = "outage: a write with no master did not fail";
+    }
+};
+$stale = table_wait_until(function () use ($b, $outage) {
+    $outage();
+    return !tier_do($b, 'return Shm\Table::stats()["redis"]["fresh"];');
+}, 60.0);
+$misses = 0;
+for ($i = 0; $i < 3; $i++) {
+    $misses += $get() === null;
+}
+echo 'reads during the outage were misses: ', var_export($stale && $misses === 3, true), "\n";
+// Promotable again: the Sentinels' next try (after twice their failover-timeout) succeeds.
+tier_cli($env['replica'], 'CONFIG', 'SET', 'replica-priority', '100');
+
 $recovered = false;
 $deadline = microtime(true) + 90;
 while (microtime(true) < $deadline) {
-    $before = $namesOld() && !tier_do($b, 'return Shm\Table::stats()["redis"]["fresh"];');
     $v = $get();
-    if ($before && $namesOld()) {
-        if ($v === null) {
-            $outageMisses++;
-        } else {
-            $problems[] = 'outage: B read ' . var_export($v, true) . ' with no master';
-        }
-    } elseif ($v !== null && !(is_int($v) && $v <= $attempted)) {
-        $problems[] = 'outage: B read ' . var_export($v, true);
+    if ($v !== null && !(is_int($v) && $v <= $attempted)) {
+        $problems[] = 'failover: B read ' . var_export($v, true);
     }
     if ($set(++$attempted) === true) {
         $recovered = true;
@@ -81,7 +97,6 @@ while (microtime(true) < $deadline) {
     usleep(50000);
 }
 echo 'writes succeed again: ', var_export($recovered, true), "\n";
-echo 'reads during the outage were misses: ', var_export($outageMisses > 0, true), "\n";
 
 // After recovery: B reads what A last wrote once max_stale has passed since A's write was acknowledged
 // (a copy B's L1 held may be served until then, as with one Redis). Each round waits longer than
@@ -121,8 +136,8 @@ bool(true)
 bool(true)
 bool(true)
 failovers before: 0 0
-writes succeed again: true
 reads during the outage were misses: true
+writes succeed again: true
 the replica is the master: true
 host a: failovers >= 1 and fresh: true, same helper: true, alive: true
 host b: failovers >= 1 and fresh: true, same helper: true, alive: true
