@@ -126,7 +126,10 @@ typedef enum tbl_long_add_result {
 static inline tbl_long_add_result_t tbl_long_add(const tbl_entry_t *e, int64_t delta, int locked, int64_t *result)
 {
 #if TBL_HAVE_CAS16
-	tbl_long_pair_t cur = tbl_long_peek(e);
+	/* The words' address once: the compare-and-swap clobbers memory, so the loop would read the entry's
+	 * key length and type again for it on every turn. */
+	uint64_t *w = tbl_long_words(e);
+	tbl_long_pair_t cur = { __atomic_load_n(&w[0], __ATOMIC_RELAXED), __atomic_load_n(&w[1], __ATOMIC_RELAXED) };
 	int64_t next;
 
 	for (;;) {
@@ -136,7 +139,7 @@ static inline tbl_long_add_result_t tbl_long_add(const tbl_entry_t *e, int64_t d
 		if (__builtin_add_overflow((int64_t)cur.value, delta, &next)) {
 			return TBL_LONG_OVERFLOW;
 		}
-		if (tbl_cas16(tbl_long_words(e), &cur, (tbl_long_pair_t){ (uint64_t)next, 0 })) {
+		if (tbl_cas16(w, &cur, (tbl_long_pair_t){ (uint64_t)next, 0 })) {
 			*result = next;
 			return TBL_LONG_ADDED;
 		}

@@ -570,7 +570,7 @@ TBL_TEST(test_process_identity)
 	CHECK(!tbl_proc_alive(0, 0));
 }
 
-/* Each length from 0 to 40 (the word-load paths end at 16, memcmp takes over): equal keys are equal, and
+/* Each length from 0 to 40 (the word-load paths end at 32, memcmp takes over): equal keys are equal, and
  * a key that differs from its copy in any one byte, by any one bit, is not. */
 TBL_TEST(test_key_equal_sees_every_byte)
 {
