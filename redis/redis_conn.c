@@ -7,6 +7,12 @@
  * redisSetTimeout() sets to the timeout: a blocking write() returns after at most that long, partially or
  * with EAGAIN, and the loop gives up once the deadline has passed.
  *
+ * tls:// (redis_tls.c) differs in one way: after its handshake the socket is non-blocking and the context
+ * not REDIS_BLOCK, so a write that cannot go on waits in poll(POLLOUT) against the deadline here, a read
+ * of a TLS record that carries no data (a session ticket) returns nothing rather than blocking, and
+ * tbl_redis_conn_fill also takes what OpenSSL decrypted and still holds, so that poll() on the socket
+ * keeps telling the whole truth about what is left to read.
+ *
  * Every failure goes through tbl_redis_conn_fail(), which writes the one message ("Redis at <where>:
  * <what>") and frees the context, so "connected" and "usable" are the same thing: ctx != NULL.
  */

@@ -143,7 +143,15 @@ static tbl_redis_status_t handshake_failed(tbl_redis_conn_t *c, SSL *ssl, int ss
 		st = tbl_redis_conn_fail(c, "TLS handshake failed: %s (is it a TLS port?)",
 		                         saved_errno ? strerror(saved_errno) : "the server closed the connection");
 	} else {
-		st = tbl_redis_conn_fail(c, "TLS handshake failed: %s (is it a TLS port?)", ssl_reason("unknown error"));
+		/* What a plaintext server's answer looks like to a TLS client: say what it probably is. */
+		int reason = ERR_GET_REASON(ERR_peek_last_error());
+		int plaintext = reason == SSL_R_WRONG_VERSION_NUMBER || reason == SSL_R_PACKET_LENGTH_TOO_LONG
+#ifdef SSL_R_UNEXPECTED_EOF_WHILE_READING
+		                || reason == SSL_R_UNEXPECTED_EOF_WHILE_READING
+#endif
+		                || reason == SSL_R_RECORD_LENGTH_MISMATCH;
+		st = tbl_redis_conn_fail(c, "TLS handshake failed: %s%s", ssl_reason("unknown error"),
+		                         plaintext ? " (is it a TLS port?)" : "");
 	}
 	ERR_clear_error();
 	return st;

@@ -13,7 +13,7 @@ require __DIR__ . '/tier.inc';
 $c = tier_tls_certs(seg_dir());
 $r = tier_redis_start_tls($c);
 $url = "tls://127.0.0.1:{$r['tls_port']}";
-$tls = ['table.redis' => "$url?cafile={$c['ca']}"];
+$tls = tier_url_ini("$url?cafile={$c['ca']}");
 $a = tier_agent($r, $tls);
 $b = tier_agent($r, $tls);
 // Fresh: each host's helper tracks over TLS (the server has no plaintext TCP port).
@@ -37,13 +37,13 @@ seg_wait($b);
 
 // Refusals: each a Shm\TableException naming the reason; nothing is read in plaintext.
 $try = 'try { var_dump(Table::get("k", "shared")); } catch (Shm\TableException $e) { echo get_class($e), ": ", $e->getMessage(), "\n"; }';
-echo tier_run($r, $try, ['table.redis' => "$url?cafile={$c['other_ca']}"]);
-echo tier_run($r, $try, ['table.redis' => "$url?cafile={$c['ca']}&sni=elsewhere.example"]);
-echo tier_run($r, $try, ['table.redis' => "$url?cafile={$c['ca']}.missing"]);
+echo tier_run($r, $try, tier_url_ini("$url?cafile={$c['other_ca']}"));
+echo tier_run($r, $try, tier_url_ini("$url?cafile={$c['ca']}&sni=elsewhere.example"));
+echo tier_run($r, $try, tier_url_ini("$url?cafile={$c['ca']}.missing"));
 // verify=0: no check of the certificate or the name (insecure); it connects.
-echo tier_run($r, $try, ['table.redis' => "$url?cafile={$c['other_ca']}&verify=0"]);
+echo tier_run($r, $try, tier_url_ini("$url?cafile={$c['other_ca']}&verify=0"));
 // The name instead of the address: checked against the certificate's DNS name.
-echo tier_run($r, $try, ['table.redis' => "tls://localhost:{$r['tls_port']}?cafile={$c['ca']}"]);
+echo tier_run($r, $try, tier_url_ini("tls://localhost:{$r['tls_port']}?cafile={$c['ca']}"));
 ?>
 --EXPECTF--
 bool(true)
@@ -56,8 +56,8 @@ B's helper heard of A's write over TLS: true
 bool(true)
 int(5)
 int(6)
-Shm\TableException: Redis at 127.0.0.1:%d: TLS handshake failed: certificate verify failed: self-signed certificate in certificate chain (the server's certificate is not signed by a CA in cafile=%s/other-ca.crt)
-Shm\TableException: Redis at 127.0.0.1:%d: TLS handshake failed: certificate verify failed: hostname mismatch (the certificate is not for elsewhere.example, the sni= given)
-Shm\TableException: Redis at 127.0.0.1:%d: TLS: cafile=%s/ca.crt.missing cannot be read: No such file or directory
+Shm\TableException: Shm\Table::get(): Redis (table.redis) failed: Redis at 127.0.0.1:%d: TLS handshake failed: certificate verify failed: self-signed certificate in certificate chain (the server's certificate is not signed by a CA in cafile=%s/other-ca.crt); nothing was changed on this host
+Shm\TableException: Shm\Table::get(): Redis (table.redis) failed: Redis at 127.0.0.1:%d: TLS handshake failed: certificate verify failed: hostname mismatch (the certificate is not for elsewhere.example, the sni= given); nothing was changed on this host
+Shm\TableException: Shm\Table::get(): Redis (table.redis) failed: Redis at 127.0.0.1:%d: TLS: cafile=%s/ca.crt.missing cannot be read: No such file or directory; nothing was changed on this host
 string(2) "v2"
 string(2) "v2"

@@ -10,10 +10,10 @@ if (tier_has_tls()) die('skip this build has TLS (tls.phpt tests it)');
 require __DIR__ . '/tier.inc';
 $r = ['sock' => '/nonexistent'];   // no server: the setting is refused before any connection
 $try = 'try { var_dump(Table::get("k", "shared")); } catch (Shm\TableException $e) { echo get_class($e), ": ", $e->getMessage(), "\n"; }';
-echo tier_run($r, $try, ['table.redis' => 'tls://127.0.0.1:6380?cafile=/etc/ssl/certs/ca-certificates.crt']);
-echo tier_run($r, $try, ['table.redis' => 'sentinel+tls://127.0.0.1:26379?master=m&auth=secret']);
-echo tier_run($r, $try, ['table.redis' => 'tls://127.0.0.1:6380?verify=2']);
-echo tier_run($r, $try, ['table.redis' => 'tcp://127.0.0.1:6380?cafile=/ca.pem']);
+echo tier_run($r, $try, tier_url_ini('tls://127.0.0.1:6380?cafile=/etc/ssl/certs/ca-certificates.crt'));
+echo tier_run($r, $try, tier_url_ini('sentinel+tls://127.0.0.1:26379?master=m&auth=secret'));
+echo tier_run($r, $try, tier_url_ini('tls://127.0.0.1:6380?verify=2'));
+echo tier_run($r, $try, tier_url_ini('tcp://127.0.0.1:6380?cafile=/ca.pem'));
 ?>
 --EXPECTF--
 Shm\TableException: Shm\Table is unavailable: table.redis=tls://127.0.0.1:6380?cafile=/etc/ssl/certs/ca-certificates.crt cannot be used: tls:// needs table built with hiredis_ssl (hiredis >= 1.0 with SSL, and OpenSSL's headers: Debian 13's libhiredis-dev and libssl-dev); this build has hiredis %d.%d.%d without it
