@@ -9,15 +9,20 @@
  * back to plaintext; verify=0 connects anyway; a plaintext server and a server that never answers end in
  * an error, not a hang; an idle connection stays open (TLS's own records are not taken for a closed
  * connection); a server that requires client certificates takes cert= and key=; the tracker, in both
- * wirings, hears of writes over TLS.
+ * wirings, hears of writes over TLS; sentinel+tls:// finds the master through a real Sentinel with TLS
+ * only (client and tracker), and a wrong CA is refused at the Sentinel.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <hiredis/hiredis.h>
@@ -147,15 +152,20 @@ static int make_certs(void)
 	    && run("openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 1 -out client.crt");
 }
 
+/* The folder and all it holds (the Sentinel rewrites its config there, and may leave more). */
 static void remove_certs(void)
 {
-	static const char *const files[] = { "ca.key", "ca.crt", "ca.srl", "other-ca.key", "other-ca.crt", "server.ext",
-		"server.key", "server.csr", "server.crt", "client.key", "client.csr", "client.crt", "openssl.log" };
-	char p[600];
 	if (!dir[0]) return;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
-		unlink(p);
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		char p[600];
+		while ((e = readdir(d)) != NULL) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
+		closedir(d);
 	}
 	rmdir(dir);
 }
@@ -405,6 +415,93 @@ static void tracker_over_tls(int resp2)
 	tbl_redis_tracker_free(t);
 }
 
+/* A real Sentinel (the server binary with --sentinel) with TLS only, monitoring the TLS server, over
+ * TLS itself (tls-replication yes: its connections to the master use TLS). */
+static pid_t sentinel_pid;
+static char sentinel_port[16];
+
+static int start_sentinel(void)
+{
+	char conf[400];
+	snprintf(conf, sizeof(conf), "%s/sentinel.conf", dir);
+	FILE *f = fopen(conf, "w");
+	if (!f) return 0;
+	snprintf(sentinel_port, sizeof(sentinel_port), "%d", test_free_port());
+	fprintf(f, "port 0\ntls-port %s\nbind 127.0.0.1\ntls-cert-file %s\ntls-key-file %s\ntls-ca-cert-file %s\n"
+	        "tls-auth-clients no\ntls-replication yes\ndir %s\nlogfile %s/sentinel.log\n"
+	        "sentinel monitor tlsm 127.0.0.1 %s 1\n", sentinel_port, path_cert, path_key, path_ca, dir, dir, tls_port);
+	fclose(f);
+	const char *bin = getenv("TBL_REDIS_SERVER");
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) return 0;
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent) _exit(1);
+		execlp(bin && *bin ? bin : "redis-server", bin && *bin ? bin : "redis-server", conf, "--sentinel", (char *)NULL);
+		_exit(127);
+	}
+	sentinel_pid = pid;
+	return 1;
+}
+
+static void stop_sentinel(void)
+{
+	if (!sentinel_pid) return;
+	kill(sentinel_pid, SIGKILL);
+	while (waitpid(sentinel_pid, NULL, 0) < 0 && errno == EINTR) {
+	}
+	sentinel_pid = 0;
+}
+
+static void test_sentinel_over_tls(void)
+{
+	char err[600], text[1200];
+	REQUIRE(ready);
+	REQUIRE(start_sentinel());
+	snprintf(text, sizeof(text), "sentinel+tls://127.0.0.1:%s?master=tlsm&cafile=%s", sentinel_port, path_ca);
+	tbl_redis_url_t u = parse_ok(text);
+	/* The Sentinel answers once it has started: tried until then (a bound for a hang, not a guess). */
+	tbl_redis_status_t st = TBL_REDIS_EIO;
+	uint64_t until = tbl_redis_monotonic_ms() + 60000;
+	while (st != TBL_REDIS_OK && tbl_redis_monotonic_ms() < until) {
+		st = set_get(&u, 2000, err, sizeof(err));
+		if (st != TBL_REDIS_OK) usleep(50 * 1000);
+	}
+	if (!CHECK_ST(st, TBL_REDIS_OK)) fprintf(stderr, "  sentinel+tls: %s (log: %s/sentinel.log)\n", err, dir);
+	/* The tracker finds the master through the Sentinel too, and hears of writes. */
+	seen_t seen = { 0 };
+	tbl_redis_tracker_events_t ev = { &seen, on_key, on_flush };
+	tbl_redis_tracker_t *t = tbl_redis_tracker_new(&u, 2000, "trk:", 4);
+	REQUIRE(t);
+	if (CHECK_ST(tbl_redis_tracker_start(t), TBL_REDIS_OK)) {
+		CHECK(strstr(tbl_redis_tracker_server(t), tls_port) != NULL);   /* the master the Sentinel named */
+		uint64_t fresh = 0;
+		until = tbl_redis_monotonic_ms() + WAIT_BOUND_MS;
+		while (fresh == 0 && tbl_redis_monotonic_ms() < until) {
+			if (!CHECK_ST(tbl_redis_tracker_poll(t, 100, 50, &ev, &fresh), TBL_REDIS_OK)) break;
+		}
+		tbl_redis_t *w = tbl_redis_new(&u, WAIT_BOUND_MS);
+		CHECK_ST(tbl_redis_set(w, "trk:tls1", 8, "y", 1, 0, 0), TBL_REDIS_OK);
+		tbl_redis_free(w);
+		until = tbl_redis_monotonic_ms() + WAIT_BOUND_MS;
+		while (!seen.hit && tbl_redis_monotonic_ms() < until) {
+			if (!CHECK_ST(tbl_redis_tracker_poll(t, 100, 50, &ev, &fresh), TBL_REDIS_OK)) break;
+		}
+		CHECK(seen.hit > 0);
+	} else {
+		fprintf(stderr, "  %s\n", tbl_redis_tracker_last_error(t));
+	}
+	tbl_redis_tracker_free(t);
+	/* A wrong CA: the Sentinel itself is refused, and the message says so. */
+	snprintf(text, sizeof(text), "sentinel+tls://127.0.0.1:%s?master=tlsm&cafile=%s", sentinel_port, path_other_ca);
+	u = parse_ok(text);
+	CHECK_ST(set_get(&u, WAIT_BOUND_MS, err, sizeof(err)), TBL_REDIS_EIO);
+	CHECK(strstr(err, "Sentinel at 127.0.0.1:") != NULL && strstr(err, "certificate verify failed") != NULL);
+	printf("  sentinel+tls, wrong CA: %s\n", err);
+	stop_sentinel();
+}
+
 static void test_tracker_resp3_push(void)
 {
 	/* hiredis_ssl means hiredis >= 1.0: the build's wiring is resp3-push. */
@@ -440,6 +537,7 @@ int main(int argc, char **argv)
 		TEST_ENTRY(test_idle_connection_kept),
 		TEST_ENTRY(test_tracker_resp3_push),
 		TEST_ENTRY(test_tracker_resp2_redirect),
+		TEST_ENTRY(test_sentinel_over_tls),
 	};
 	if (system("command -v openssl >/dev/null 2>&1") != 0) {
 		printf("  SKIPPED the TLS connections: no openssl command to make the test's certificates\n");
@@ -449,6 +547,7 @@ int main(int argc, char **argv)
 	int rc = test_main(argv[0], with_tls, sizeof(with_tls) / sizeof(with_tls[0]));
 	test_server_destroy(&server);
 	test_server_destroy(&server_mtls);
+	stop_sentinel();
 	remove_certs();
 	return rc;
 #else
