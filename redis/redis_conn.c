@@ -69,7 +69,10 @@ void tbl_redis_conn_close(tbl_redis_conn_t *c)
 		redisFree(c->ctx);
 		c->ctx = NULL;
 	}
-	c->tls = NULL;
+	if (c->tls) {
+		tbl_redis_tls_clear_errors();   /* what a failed read or write left, if that is why it closes */
+		c->tls = NULL;
+	}
 }
 
 int tbl_redis_conn_closed_while_idle(const tbl_redis_conn_t *c)

@@ -222,6 +222,11 @@ tbl_redis_status_t tbl_redis_tls_start(tbl_redis_conn_t *c, uint64_t deadline_ms
 	return TBL_REDIS_OK;
 }
 
+void tbl_redis_tls_clear_errors(void)
+{
+	ERR_clear_error();
+}
+
 int tbl_redis_tls_pending(const tbl_redis_conn_t *c)
 {
 	return c->tls ? SSL_pending((SSL *)c->tls) : 0;
@@ -255,6 +260,10 @@ tbl_redis_status_t tbl_redis_tls_start(tbl_redis_conn_t *c, uint64_t deadline_ms
 {
 	(void)deadline_ms;
 	return tbl_redis_conn_fail(c, "%s", tbl_redis_tls_unavailable());
+}
+
+void tbl_redis_tls_clear_errors(void)
+{
 }
 
 int tbl_redis_tls_pending(const tbl_redis_conn_t *c)

@@ -36,6 +36,10 @@ tbl_redis_status_t tbl_redis_tls_start(struct tbl_redis_conn *c, uint64_t deadli
 /* Decrypted bytes OpenSSL holds that no read has taken yet (0 without TLS). */
 int tbl_redis_tls_pending(const struct tbl_redis_conn *c);
 
+/* Empties this thread's OpenSSL error queue, which PHP's openssl extension reads too
+ * (openssl_error_string()): a failed TLS read or write leaves entries there that are not its. */
+void tbl_redis_tls_clear_errors(void);
+
 /* tbl_redis_conn_closed_while_idle for a TLS connection (SSL_peek: a session ticket is not data). */
 int tbl_redis_tls_closed_while_idle(const struct tbl_redis_conn *c);
 
