@@ -32,18 +32,34 @@ tier_do($a, 'return Shm\Table::set("k", "v2", null, "shared");');
 echo "B's helper heard of A's write over TLS: ", var_export(tier_wait_invalidations($b, $seen), true), "\n";
 var_dump(table_wait_until(fn () => tier_do($b, 'return Shm\Table::get("k", "shared");') === 'v2'));
 var_dump(tier_do($a, 'return Shm\Table::increment("n", 5, null, "shared");'), tier_do($b, 'return Shm\Table::increment("n", 1, null, "shared");'));
+$helpers = [tier_do($a, 'return Shm\Table::stats()["redis"]["helper_pid"];'), tier_do($b, 'return Shm\Table::stats()["redis"]["helper_pid"];')];
 seg_wait($a);
 seg_wait($b);
 
-// Refusals: each a Shm\TableException naming the reason; nothing is read in plaintext.
-$try = 'try { var_dump(Table::get("k", "shared")); } catch (Shm\TableException $e) { echo get_class($e), ": ", $e->getMessage(), "\n"; }';
-echo tier_run($r, $try, tier_url_ini("$url?cafile={$c['other_ca']}"));
-echo tier_run($r, $try, tier_url_ini("$url?cafile={$c['ca']}&sni=elsewhere.example"));
-echo tier_run($r, $try, tier_url_ini("$url?cafile={$c['ca']}.missing"));
+// Refusals: each a Shm\TableException naming the reason; nothing is read in plaintext. The last line a
+// host prints is its helper's pid, kept to wait for below.
+$try = 'try { var_dump(Table::get("k", "shared")); } catch (Shm\TableException $e) { echo get_class($e), ": ", $e->getMessage(), "\n"; } '
+    . 'echo "helper ", Table::stats()["redis"]["helper_pid"], "\n";';
+$run = function (string $value) use ($r, $try, &$helpers): void {
+    $out = tier_run($r, $try, tier_url_ini($value));
+    if (preg_match('/^helper (\d+)$/m', $out, $m)) {
+        $helpers[] = (int) $m[1];
+        $out = str_replace($m[0] . "\n", '', $out);
+    }
+    echo $out;
+};
+$run("$url?cafile={$c['other_ca']}");
+$run("$url?cafile={$c['ca']}&sni=elsewhere.example");
+$run("$url?cafile={$c['ca']}.missing");
 // verify=0: no check of the certificate or the name (insecure); it connects.
-echo tier_run($r, $try, tier_url_ini("$url?cafile={$c['other_ca']}&verify=0"));
+$run("$url?cafile={$c['other_ca']}&verify=0");
 // The name instead of the address: checked against the certificate's DNS name.
-echo tier_run($r, $try, tier_url_ini("tls://localhost:{$r['tls_port']}?cafile={$c['ca']}"));
+$run("tls://localhost:{$r['tls_port']}?cafile={$c['ca']}");
+
+// Each helper leaves within about a second of its table's last user (tier_helper.c): wait, so that the
+// test leaves no process behind.
+$helpers = array_filter($helpers);
+echo count($helpers), " helpers gone: ", var_export(table_wait_until(fn () => !array_filter($helpers, fn ($pid) => posix_kill($pid, 0))), true), "\n";
 ?>
 --EXPECTF--
 bool(true)
@@ -61,3 +77,4 @@ Shm\TableException: Shm\Table::get(): Redis (table.redis) failed: Redis at 127.0
 Shm\TableException: Shm\Table::get(): Redis (table.redis) failed: Redis at 127.0.0.1:%d: TLS: cafile=%s/ca.crt.missing cannot be read: No such file or directory; nothing was changed on this host
 string(2) "v2"
 string(2) "v2"
+7 helpers gone: true
