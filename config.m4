@@ -57,11 +57,27 @@ if test "$PHP_TABLE" != "no"; then
 
   dnl Redis (tiered namespaces, issue #22): the Zend-free client in redis/ on top of hiredis, 0.14 or 1.x.
   TABLE_REDIS_SOURCES=""
+  TABLE_EXTRA_CFLAGS=""
   if test "$PHP_TABLE_HIREDIS" != "no"; then
     if test "$PHP_TABLE_HIREDIS" = "yes"; then
       PKG_CHECK_MODULES([TABLE_HIREDIS], [hiredis], [], [AC_MSG_ERROR([--with-table-hiredis: hiredis not found by pkg-config; install libhiredis-dev, give its prefix (--with-table-hiredis=DIR), or drop the option])])
       PHP_EVAL_INCLINE([$TABLE_HIREDIS_CFLAGS])
       PHP_EVAL_LIBLINE([$TABLE_HIREDIS_LIBS], TABLE_SHARED_LIBADD)
+      dnl TLS (tls://, redis/redis_tls.c): hiredis built with SSL (hiredis_ssl, hiredis >= 1.0: Debian 13) and
+      dnl OpenSSL's headers (libssl-dev). Without them a tls:// URL is refused with a message saying why.
+      dnl TABLE_HIREDIS_TLS=0 in the environment leaves TLS out even when both are found.
+      AC_MSG_CHECKING([for hiredis_ssl and openssl (TLS for the Redis tier)])
+      if test "$TABLE_HIREDIS_TLS" != "0" && test -n "$PKG_CONFIG" && $PKG_CONFIG --exists hiredis_ssl openssl; then
+        AC_MSG_RESULT([yes])
+        TABLE_HIREDIS_SSL_CFLAGS=`$PKG_CONFIG --cflags hiredis_ssl openssl`
+        TABLE_HIREDIS_SSL_LIBS=`$PKG_CONFIG --libs hiredis_ssl openssl`
+        PHP_EVAL_INCLINE([$TABLE_HIREDIS_SSL_CFLAGS])
+        PHP_EVAL_LIBLINE([$TABLE_HIREDIS_SSL_LIBS], TABLE_SHARED_LIBADD)
+        TABLE_EXTRA_CFLAGS="$TABLE_EXTRA_CFLAGS -DTBL_HAVE_REDIS_TLS=1"
+        AC_DEFINE(HAVE_TABLE_REDIS_TLS, 1, [Whether the Redis tier can speak TLS (hiredis_ssl)])
+      else
+        AC_MSG_RESULT([no: tls:// URLs will be refused])
+      fi
     else
       AC_MSG_CHECKING([for hiredis in $PHP_TABLE_HIREDIS])
       if test -f "$PHP_TABLE_HIREDIS/include/hiredis/hiredis.h"; then
@@ -74,7 +90,7 @@ if test "$PHP_TABLE" != "no"; then
       PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$PHP_TABLE_HIREDIS/$PHP_LIBDIR], TABLE_SHARED_LIBADD)
     fi
     AC_DEFINE(HAVE_TABLE_HIREDIS, 1, [Whether table is built with hiredis (tiered namespaces through Redis)])
-    TABLE_REDIS_SOURCES="redis/redis_url.c redis/redis_conn.c redis/redis_sentinel.c redis/redis_client.c redis/redis_tracker.c redis/tier_config.c redis/tier_helper.c"
+    TABLE_REDIS_SOURCES="redis/redis_url.c redis/redis_conn.c redis/redis_tls.c redis/redis_sentinel.c redis/redis_client.c redis/redis_tracker.c redis/tier_config.c redis/tier_helper.c"
   fi
 
   if test "$PHP_TABLE_IGBINARY" != "no"; then
@@ -105,7 +121,7 @@ if test "$PHP_TABLE" != "no"; then
 
   dnl Only get_module() is exported (ZEND_GET_MODULE marks it): calls between the extension's own files,
   dnl the read path's above all, are then direct and may be inlined, instead of going through the PLT.
-  PHP_NEW_EXTENSION(table, table.c $TABLE_BINDING_SOURCES $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES $TABLE_REDIS_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -fvisibility=hidden -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+  PHP_NEW_EXTENSION(table, table.c $TABLE_BINDING_SOURCES $TABLE_CORE_SOURCES $TABLE_SERIALIZER_SOURCES $TABLE_REDIS_SOURCES, $ext_shared,, [-std=gnu11 -Wall -Wextra -fvisibility=hidden -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 $TABLE_EXTRA_CFLAGS])
   PHP_ADD_BUILD_DIR($ext_builddir/binding, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/core, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/serializer, 1)

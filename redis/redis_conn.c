@@ -7,10 +7,17 @@
  * redisSetTimeout() sets to the timeout: a blocking write() returns after at most that long, partially or
  * with EAGAIN, and the loop gives up once the deadline has passed.
  *
+ * tls:// (redis_tls.c) differs in one way: after its handshake the socket is non-blocking and the context
+ * not REDIS_BLOCK, so a write that cannot go on waits in poll(POLLOUT) against the deadline here, a read
+ * of a TLS record that carries no data (a session ticket) returns nothing rather than blocking, and
+ * tbl_redis_conn_fill also takes what OpenSSL decrypted and still holds, so that poll() on the socket
+ * keeps telling the whole truth about what is left to read.
+ *
  * Every failure goes through tbl_redis_conn_fail(), which writes the one message ("Redis at <where>:
  * <what>") and frees the context, so "connected" and "usable" are the same thing: ctx != NULL.
  */
 #include "redis_conn.h"
+#include "redis_tls.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -62,12 +69,17 @@ void tbl_redis_conn_close(tbl_redis_conn_t *c)
 		redisFree(c->ctx);
 		c->ctx = NULL;
 	}
+	if (c->tls) {
+		tbl_redis_tls_clear_errors();   /* what a failed read or write left, if that is why it closes */
+		c->tls = NULL;
+	}
 }
 
 int tbl_redis_conn_closed_while_idle(const tbl_redis_conn_t *c)
 {
 	char byte;
 	ssize_t n;
+	if (c->tls) return tbl_redis_tls_closed_while_idle(c);
 	do {
 		n = recv(c->ctx->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
 	} while (n < 0 && errno == EINTR);
@@ -104,6 +116,12 @@ tbl_redis_status_t tbl_redis_conn_error_reply(tbl_redis_conn_t *c, const redisRe
 /* hiredis's message for the failed call, told apart from a timeout (EAGAIN is SO_*TIMEO expiring). */
 static tbl_redis_status_t fail_from_context(tbl_redis_conn_t *c, const char *doing, int saved_errno)
 {
+	if (c->tls && c->ctx->err == REDIS_ERR_IO) {
+		/* hiredis has no text of its own for a TLS failure (it quotes errno, often 0 after an EOF). */
+		return tbl_redis_conn_fail(c, "connection lost (%s over TLS): %s", doing,
+		                           saved_errno && saved_errno != EAGAIN ? strerror(saved_errno)
+		                                                                 : "closed by the server");
+	}
 	if (c->ctx->err == REDIS_ERR_IO && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)) {
 		return tbl_redis_conn_fail(c, "timed out after %u ms (%s)", c->timeout_ms, doing);
 	}
@@ -145,6 +163,14 @@ tbl_redis_status_t tbl_redis_conn_flush(tbl_redis_conn_t *c, uint64_t deadline_m
 		if (redisBufferWrite(c->ctx, &done) != REDIS_OK) {
 			return fail_from_context(c, "sending", errno);
 		}
+		if (!done && c->tls) {
+			/* The TLS socket is non-blocking (redis_tls.c): wait until it takes more. */
+			struct pollfd pfd = { .fd = c->ctx->fd, .events = POLLOUT };
+			now = tbl_redis_now_ms();
+			if (now < deadline_ms && poll(&pfd, 1, (int)(deadline_ms - now)) < 0 && errno != EINTR) {
+				return tbl_redis_conn_fail(c, "poll: %s", strerror(errno));
+			}
+		}
 	}
 	return TBL_REDIS_OK;
 }
@@ -162,10 +188,14 @@ tbl_redis_status_t tbl_redis_conn_next_buffered(tbl_redis_conn_t *c, redisReply 
 
 tbl_redis_status_t tbl_redis_conn_fill(tbl_redis_conn_t *c)
 {
-	errno = 0;
-	if (redisBufferRead(c->ctx) != REDIS_OK) {
-		return fail_from_context(c, "reading", errno);
-	}
+	do {
+		errno = 0;
+		if (redisBufferRead(c->ctx) != REDIS_OK) {
+			return fail_from_context(c, "reading", errno);
+		}
+		/* TLS: what OpenSSL decrypted but could not hand over is taken too, so that poll() on the socket
+		 * stays the whole truth about what is left to read. */
+	} while (tbl_redis_tls_pending(c) > 0);
 	return TBL_REDIS_OK;
 }
 
@@ -418,6 +448,8 @@ tbl_redis_status_t tbl_redis_conn_open_direct(tbl_redis_conn_t *c, int resp3, ui
 		return tbl_redis_conn_fail(c, "setting the socket timeout: %s", c->ctx->errstr);
 	}
 	c->sndtimeo_ms = c->timeout_ms;
+	/* After redisSetTimeout, which hiredis refuses on the non-blocking context TLS leaves. */
+	if (c->url.tls && (st = tbl_redis_tls_start(c, deadline_ms)) != TBL_REDIS_OK) return st;
 
 	/* AUTH, SELECT and HELLO go out together: one round trip however many of them there are. */
 	char db[16];

@@ -38,6 +38,7 @@ typedef struct tbl_redis_conn {
 	unsigned long opens;       /* connections opened (handshake done) */
 	int pinned;                /* sentinel://: connect to url.host:port as it is, without asking the Sentinels
 	                              (the tracker's second connection must reach the first one's server) */
+	void *tls;                 /* tls://: the connection's SSL object (hiredis frees it with ctx), NULL otherwise */
 	int sentinel_next;         /* sentinel://: the Sentinel asked first next time (the last that answered) */
 	void (*on_reopen)(void *ctx);   /* called when a connection is opened after an earlier one (a reconnect) */
 	void *on_reopen_ctx;

@@ -54,6 +54,13 @@ static tbl_redis_status_t ask_one(const tbl_redis_url_t *url, int i, unsigned ti
 	snprintf(surl.host, sizeof(surl.host), "%s", a->host);
 	surl.port = a->port;
 	memcpy(surl.auth, url->sentinel_auth, sizeof(surl.auth));
+	/* sentinel+tls://: the Sentinels speak TLS too, checked against the same CAs (and sni=, if given). */
+	surl.tls = url->tls;
+	surl.tls_verify = url->tls_verify;
+	memcpy(surl.tls_cafile, url->tls_cafile, sizeof(surl.tls_cafile));
+	memcpy(surl.tls_cert, url->tls_cert, sizeof(surl.tls_cert));
+	memcpy(surl.tls_key, url->tls_key, sizeof(surl.tls_key));
+	memcpy(surl.tls_sni, url->tls_sni, sizeof(surl.tls_sni));
 	tbl_redis_conn_init(&s, &surl, timeout_ms);
 	char addr[300];
 	tbl_redis_url_describe(&surl, addr, sizeof(addr));

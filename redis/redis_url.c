@@ -48,6 +48,12 @@ static int hex_digit_value(char c)
 	return -1;
 }
 
+static int is_host_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+	       c == '_';
+}
+
 /* Percent-decodes value[0..len) into dst (capacity cap, NUL-terminated). */
 static int decode_query_value(const char *name, const char *value, size_t len, char *dst, size_t cap, char *err,
                               size_t errlen)
@@ -153,9 +159,67 @@ static int auth_from_file(const char *value, size_t len, tbl_redis_url_t *out, c
 	return 0;
 }
 
+/* cafile=, cert=, key=: an absolute path, percent-decoded. */
+static int parse_tls_path(const char *name, const char *value, size_t len, char *dst, size_t cap, char *err,
+                          size_t errlen)
+{
+	if (decode_query_value(name, value, len, dst, cap, err, errlen) != 0) return -1;
+	if (dst[0] != '/') return fail(err, errlen, "%s= must be an absolute path", name);
+	return 0;
+}
+
+/* The TLS parameters (tls:// and sentinel+tls:// only). 1 when name is one of them (rc set), 0 if not. */
+static int parse_tls_param(const char *name, size_t name_len, const char *value, size_t value_len,
+                           tbl_redis_url_t *out, unsigned *seen, int *rc, char *err, size_t errlen)
+{
+	static const char *const names[] = { "cafile", "cert", "key", "verify", "sni" };
+	size_t i;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strlen(names[i]) == name_len && memcmp(names[i], name, name_len) == 0) break;
+	}
+	if (i == sizeof(names) / sizeof(names[0])) return 0;
+	if (!out->tls) {
+		*rc = fail(err, errlen, "%s= is only for tls:// and sentinel+tls://", names[i]);
+		return 1;
+	}
+	if (*seen & (1u << i)) {
+		*rc = fail(err, errlen, "%s= is given twice", names[i]);
+		return 1;
+	}
+	*seen |= 1u << i;
+	switch (i) {
+	case 0: *rc = parse_tls_path("cafile", value, value_len, out->tls_cafile, sizeof(out->tls_cafile), err, errlen); break;
+	case 1: *rc = parse_tls_path("cert", value, value_len, out->tls_cert, sizeof(out->tls_cert), err, errlen); break;
+	case 2: *rc = parse_tls_path("key", value, value_len, out->tls_key, sizeof(out->tls_key), err, errlen); break;
+	case 3:
+		if (value_len != 1 || (value[0] != '0' && value[0] != '1')) {
+			*rc = fail(err, errlen, "verify=%.*s: expected 1 (the default) or 0 (no verification: insecure)",
+			           (int)(value_len > 32 ? 32 : value_len), value);
+		} else {
+			out->tls_verify = value[0] == '1';
+			*rc = 0;
+		}
+		break;
+	default:
+		*rc = decode_query_value("sni", value, value_len, out->tls_sni, sizeof(out->tls_sni), err, errlen);
+		if (*rc == 0) {
+			for (const char *p = out->tls_sni; *p; p++) {
+				if (!is_host_char(*p)) {
+					*rc = fail(err, errlen, "sni=: bad character '%c' in the host name", *p);
+					break;
+				}
+			}
+			if (*rc == 0 && out->tls_sni[0] == '\0') *rc = fail(err, errlen, "sni= is empty (expected a host name)");
+		}
+		break;
+	}
+	return 1;
+}
+
 static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
 {
 	int seen_user = 0, seen_auth = 0, seen_db = 0, seen_master = 0, seen_sentinel_auth = 0;
+	unsigned seen_tls = 0;
 	size_t pos = 0;
 	while (pos < len) {
 		const char *pair = q + pos;
@@ -173,7 +237,9 @@ static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *er
 		const char *value = eq + 1;
 		size_t value_len = pair_len - name_len - 1;
 		int rc;
-		if (name_len == 4 && memcmp(pair, "user", 4) == 0) {
+		if (parse_tls_param(pair, name_len, value, value_len, out, &seen_tls, &rc, err, errlen)) {
+			/* rc is set */
+		} else if (name_len == 4 && memcmp(pair, "user", 4) == 0) {
 			if (seen_user++) return fail(err, errlen, "user= is given twice");
 			rc = decode_query_value("user", value, value_len, out->user, sizeof(out->user), err, errlen);
 		} else if (name_len == 4 && memcmp(pair, "auth", 4) == 0) {
@@ -207,14 +273,19 @@ static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *er
 			            (int)name_len, pair);
 		} else if (out->is_sentinel) {
 			return fail(err, errlen, "unknown parameter \"%.*s\" (known: master, user, auth, auth_env, auth_file, "
-			            "sentinel_auth, db)", (int)name_len, pair);
+			            "sentinel_auth, db%s)", (int)name_len, pair, out->tls ? ", cafile, cert, key, verify, sni" : "");
 		} else {
-			return fail(err, errlen, "unknown parameter \"%.*s\" (known: user, auth, auth_env, auth_file, db)", (int)name_len, pair);
+			return fail(err, errlen, "unknown parameter \"%.*s\" (known: user, auth, auth_env, auth_file, db%s)",
+			            (int)name_len, pair, out->tls ? ", cafile, cert, key, verify, sni" : "");
 		}
 		if (rc != 0) return rc;
 	}
 	if (out->is_sentinel && out->master[0] == '\0') {
 		return fail(err, errlen, "no master name (sentinel:// needs ?master=NAME, the name the Sentinels monitor)");
+	}
+	if ((out->tls_cert[0] != '\0') != (out->tls_key[0] != '\0')) {
+		return fail(err, errlen, "%s= needs %s= (a client certificate and its private key go together)",
+		            out->tls_cert[0] ? "cert" : "key", out->tls_cert[0] ? "key" : "cert");
 	}
 	if (out->user[0] != '\0' && out->auth[0] == '\0') {
 		return fail(err, errlen, "user= needs auth= (the ACL user's password), or auth_env= or auth_file=");
@@ -222,11 +293,6 @@ static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *er
 	return 0;
 }
 
-static int is_host_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
-	       c == '_';
-}
 
 static int parse_port(const char *p, size_t len, int *port, char *err, size_t errlen)
 {
@@ -369,8 +435,9 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 	if (errlen > 0) err[0] = '\0';
 	memset(out, 0, sizeof(*out));
 	out->port = TBL_REDIS_DEFAULT_PORT;
+	out->tls_verify = 1;
 	if (len == 0) {
-		return fail(err, errlen, "empty (expected tcp://host:port or unix:///path)");
+		return fail(err, errlen, "empty (expected tcp://host:port, tls://host:port or unix:///path)");
 	}
 	if (memchr(s, '\0', len)) {
 		return fail(err, errlen, "contains a NUL byte");
@@ -381,9 +448,16 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 	} else if (starts_with(s, len, "unix://")) {
 		out->is_unix = 1;
 		rest = s + 7;
+	} else if (starts_with(s, len, "tls://")) {
+		out->tls = 1;
+		rest = s + 6;
 	} else if (starts_with(s, len, "sentinel://")) {
 		out->is_sentinel = 1;
 		rest = s + 11;
+	} else if (starts_with(s, len, "sentinel+tls://")) {
+		out->is_sentinel = 1;
+		out->tls = 1;
+		rest = s + 15;
 	} else {
 		const char *sep = NULL;
 		for (size_t i = 0; i + 2 < len; i++) {
@@ -393,7 +467,7 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 			}
 		}
 		if (sep) {
-			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp://, unix:// or sentinel://)", (int)(sep - s), s);
+			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp://, tls://, unix://, sentinel:// or sentinel+tls://)", (int)(sep - s), s);
 		}
 		return fail(err, errlen, "no scheme (expected tcp://host:port or unix:///path)");
 	}

@@ -3,14 +3,22 @@
  *
  *     tcp://host[:port][?query]       host is a name, an IPv4 address or [an IPv6 address]; port 6379
  *     unix:///absolute/path[?query]
+ *     tls://host[:port][?query]       tcp:// over TLS (redis_tls.h): the server's certificate is verified
  *     sentinel://host[:port][,host[:port]...]?master=NAME[&query]    Sentinels (port 26379), at most
  *                                     TBL_REDIS_SENTINELS_MAX; the master is asked of them when connecting
+ *     sentinel+tls://...              sentinel:// with TLS to the Sentinels and to the master alike
  *
  * The query is name=value pairs joined by '&': user= (an ACL user), auth= (its password), db= (the
  * database number, 0 by default). With sentinel:// also master= (the name the Sentinels monitor, required)
  * and sentinel_auth= (the Sentinels' password, requirepass in sentinel.conf; user=, auth= and db= are the
  * master's); master= and sentinel_auth= are refused with the other schemes. Values are percent-decoded (%XX); names are not. A parameter given
  * twice, an unknown one, a value that decodes to a NUL byte, or user= without a password is refused.
+ *
+ * With tls:// and sentinel+tls:// also (refused with the other schemes): cafile=/path (the CAs trusted;
+ * the system's store without it), cert=/path and key=/path (a client certificate, both or neither),
+ * verify=1|0 (0 checks neither the certificate nor the name: insecure, for tests), sni=NAME (the name
+ * sent in SNI and checked against the certificate, instead of the host). Paths must be absolute; the
+ * files are read when connecting, not here.
  *
  * The password may instead come from outside the setting, so that it is in no php.ini: auth_env=NAME
  * (the environment variable NAME) or auth_file=/path (the file's bytes, less one trailing newline). Either
@@ -46,6 +54,12 @@ typedef struct tbl_redis_url {
 	char user[128];       /* ?user= (ACL user), "" = none */
 	char auth[256];       /* ?auth= password (or read from auth_env= / auth_file=), "" = none */
 	int db;               /* ?db=N, 0..INT_MAX, default 0 */
+	int tls;              /* tls:// or sentinel+tls://: the fields below apply */
+	int tls_verify;       /* ?verify=, 1 by default */
+	char tls_cafile[1024];     /* ?cafile=, "" = the system's store */
+	char tls_cert[1024];       /* ?cert= and ?key=, both "" or both set */
+	char tls_key[1024];
+	char tls_sni[256];         /* ?sni=, "" = the host connected to */
 } tbl_redis_url_t;
 
 /*

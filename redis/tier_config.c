@@ -6,6 +6,7 @@
 #include <string.h>
 #include "tier_config.h"
 #include "redis_url_mask.h"
+#include "redis_tls.h"
 
 #define TBL_TIER_NS_NAME_MAX 255u   /* a namespace's longest name (the core's TBL_NS_NAME_MAX) */
 
@@ -90,6 +91,15 @@ int tbl_tier_config_parse(tbl_tier_config_t *cfg, const char *url, const char *n
 		size_t len = strlen(url);
 		tbl_redis_url_mask(url, len < 200 ? len : 200, shown, sizeof(shown));
 		snprintf(err, errlen, "table.redis=%s is not valid: %s", shown, why);
+		return -1;
+	}
+	if (cfg->url.tls && tbl_redis_tls_unavailable()) {
+		/* Valid, but this build cannot connect to it: said now rather than at each call. */
+		char shown[TBL_REDIS_URL_MASK_MAX(120)];
+		size_t len = strlen(url);
+		tbl_redis_url_mask(url, len < 120 ? len : 120, shown, sizeof(shown));
+		snprintf(err, errlen, "table.redis=%s%s cannot be used: %s", shown, len > 120 ? "..." : "",
+		         tbl_redis_tls_unavailable());
 		return -1;
 	}
 	if (parse_namespaces(cfg, namespaces, err, errlen) != 0) {

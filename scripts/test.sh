@@ -133,7 +133,7 @@ fi
 if [ "$NO_INSTALL" != 1 ]; then
 	pkgs=(build-essential autoconf automake libtool pkg-config coreutils liblz4-dev libzstd-dev)
 	{ has_layer tsan || has_layer fuzz || has_layer embed-tsan; } && pkgs+=(clang libclang-rt-dev)
-	has_layer redis && pkgs+=(libhiredis-dev "$REDIS_SERVER")
+	has_layer redis && pkgs+=(libhiredis-dev libssl-dev openssl "$REDIS_SERVER")   # libssl-dev + openssl: tls:// (hiredis_ssl; its tests make certificates)
 	apt_ensure "${pkgs[@]}"
 fi
 # Then the PHP side: Debian's PHP and the extensions the tests and benchmarks compare with or depend on.
@@ -145,7 +145,7 @@ setup_php() {
 		has_layer smoke && pkgs+=(libxml2-utils)  # xmllint, for benchmarks/test/svg_check.sh
 		has_layer smoke && pkgs+=(valgrind)       # callgrind, for benchmarks/test/key_length_check.sh
 		has_layer phpt && pkgs+=(prometheus)      # promtool, for tests/12_observability/metrics_promtool.phpt
-		has_layer phpt && pkgs+=(libhiredis-dev "$REDIS_SERVER" "${REDIS_SERVER%-server}-sentinel")   # the Redis tier, and tests/15_redis_tier (sentinel_*.phpt)
+		has_layer phpt && pkgs+=(libhiredis-dev libssl-dev openssl "$REDIS_SERVER" "${REDIS_SERVER%-server}-sentinel")   # the Redis tier, and tests/15_redis_tier (sentinel_*.phpt; tls.phpt: libssl-dev for a TLS build, openssl for its certificates)
 		has_layer observe && pkgs+=(chromium php-xml)
 		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
 		[ ${#pkgs[@]} -eq 0 ] || apt_ensure "${pkgs[@]}"

@@ -60,11 +60,11 @@ static int spawn(test_server_t *s)
 	char port[16], log[320];
 	snprintf(port, sizeof(port), "%d", s->port);
 	snprintf(log, sizeof(log), "%s/redis.log", s->dir);
-	const char *argv[40] = { bin && *bin ? bin : "redis-server", "--port", port, "--bind", "127.0.0.1",
+	const char *argv[48] = { bin && *bin ? bin : "redis-server", "--port", port, "--bind", "127.0.0.1",
 		                     "--unixsocket", s->socket_path, "--unixsocketperm", "700", "--save", "",
 		                     "--appendonly", "no", "--dir", s->dir, "--logfile", log, "--daemonize", "no" };
 	int argc = 19;
-	for (int i = 0; s->extra[i] && argc < 38; i++) argv[argc++] = s->extra[i];
+	for (int i = 0; s->extra[i] && argc < 46; i++) argv[argc++] = s->extra[i];
 	argv[argc] = NULL;
 	pid_t parent = getpid();
 	pid_t pid = fork();
@@ -102,7 +102,7 @@ int test_server_start(test_server_t *s, const char *const *extra_args)
 		return -1;
 	}
 	snprintf(s->socket_path, sizeof(s->socket_path), "%s/redis.sock", s->dir);
-	for (int i = 0; extra_args && extra_args[i] && i < 7; i++) s->extra[i] = extra_args[i];
+	for (int i = 0; extra_args && extra_args[i] && i < (int)(sizeof(s->extra) / sizeof(s->extra[0])) - 1; i++) s->extra[i] = extra_args[i];
 	s->port = test_free_port();
 	return spawn(s);
 }

@@ -18,7 +18,7 @@ typedef struct test_server {
 	int port;
 	char dir[256];
 	char socket_path[300];
-	const char *extra[8]; /* more redis-server arguments, NULL-terminated */
+	const char *extra[24]; /* more redis-server arguments, NULL-terminated */
 } test_server_t;
 
 /* Makes the folder, picks a port, starts the server and waits until it answers PING. 0 or -1. */
