@@ -391,7 +391,7 @@ run_phpt() {
 	# --vgdb=no: no gdbserver FIFOs in /tmp (a child that changed user could not remove root's, and said
 	# so in its log, which run-tests counts as a leak).
 	[ "$VALGRIND" = 1 ] && export VALGRIND_OPTS="--suppressions=$TABLE_ROOT/scripts/valgrind.supp --vgdb=no \
---trace-children-skip=*/redis-server,*/redis-cli,*/valkey-server,*/valkey-cli,*/promtool${VALGRIND_OPTS:+ $VALGRIND_OPTS}"
+--trace-children-skip=*/redis-server,*/redis-cli,*/redis-sentinel,*/valkey-server,*/valkey-cli,*/valkey-sentinel,*/openssl,*/promtool${VALGRIND_OPTS:+ $VALGRIND_OPTS}"
 	# Under valgrind a PHP start costs 0.6 s more with the 32 extensions of Debian 13's conf.d (ICU's data,
 	# opcache, ...) than with none, and a test starts up to 20 PHPs: there, PHP reads only the extensions the
 	# tests call (the rest of the scan dir is left out for the run).
