@@ -442,23 +442,21 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 	if (memchr(s, '\0', len)) {
 		return fail(err, errlen, "contains a NUL byte");
 	}
-	const char *rest;
-	if (starts_with(s, len, "tcp://")) {
-		rest = s + 6;
-	} else if (starts_with(s, len, "unix://")) {
-		out->is_unix = 1;
-		rest = s + 7;
-	} else if (starts_with(s, len, "tls://")) {
-		out->tls = 1;
-		rest = s + 6;
-	} else if (starts_with(s, len, "sentinel://")) {
-		out->is_sentinel = 1;
-		rest = s + 11;
-	} else if (starts_with(s, len, "sentinel+tls://")) {
-		out->is_sentinel = 1;
-		out->tls = 1;
-		rest = s + 15;
-	} else {
+	/* The schemes, and what each sets. */
+	static const struct { const char *prefix; int is_unix, is_sentinel, tls; } schemes[] = {
+		{ "tcp://", 0, 0, 0 }, { "unix://", 1, 0, 0 }, { "tls://", 0, 0, 1 },
+		{ "sentinel://", 0, 1, 0 }, { "sentinel+tls://", 0, 1, 1 },
+	};
+	const char *rest = NULL;
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]) && !rest; i++) {
+		if (starts_with(s, len, schemes[i].prefix)) {
+			out->is_unix = schemes[i].is_unix;
+			out->is_sentinel = schemes[i].is_sentinel;
+			out->tls = schemes[i].tls;
+			rest = s + strlen(schemes[i].prefix);
+		}
+	}
+	if (!rest) {
 		const char *sep = NULL;
 		for (size_t i = 0; i + 2 < len; i++) {
 			if (s[i] == ':' && s[i + 1] == '/' && s[i + 2] == '/') {
