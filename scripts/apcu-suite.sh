@@ -60,30 +60,10 @@ apcu_tests_dir() {
 	done
 	return 1
 }
-want=$(apt-cache showsrc php-apcu 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
-if [ -z "$want" ] || [ ! -d "$SRC/php-apcu-${want%%-*}" ]; then
-	[ "$NO_INSTALL" = 1 ] && [ -z "$(apcu_tests_dir)" ] && fail "no APCu sources in $SRC and --no-install"
-	if [ "$NO_INSTALL" != 1 ]; then
-		apt_ensure dpkg-dev xz-utils   # dpkg-source unpacks the source package
-		apt_deb_src || fail "no apt sources to derive a deb-src entry from"
-		want=$(apt-cache showsrc php-apcu 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
-		[ -n "$want" ] || fail "apt knows no source package php-apcu"
-		log "apt-get source php-apcu=$want (into $SRC)"
-		if ! (cd "$SRC" && apt-get source -qq "php-apcu=$want" >&2); then
-			# Some mirrors list a source package but serve only part of it (Debian 13's here: the .dsc and
-			# the Debian tarball 404, the upstream tarball is served). The tests are upstream's: unpack
-			# that tarball, once apt's own checksum of it matches.
-			orig=$(apt-cache showsrc php-apcu 2>/dev/null | awk -v want="$want" '/^Version:/ { mine = $2 == want }
-				/^Checksums-Sha256:/ { on = mine; next } /^[^ ]/ { on = 0 }
-				on && $3 ~ /\.orig\.tar\./ { print $1, $3; exit }')
-			[ -n "$orig" ] && [ -f "$SRC/${orig#* }" ] || fail "apt-get source php-apcu=$want failed"
-			(cd "$SRC" && echo "${orig% *}  ${orig#* }" | sha256sum -c --quiet >&2) \
-				|| fail "apt-get source php-apcu=$want failed, and ${orig#* } does not match apt's checksum"
-			log "the archive did not serve all of php-apcu $want: unpacking its upstream tarball ${orig#* }"
-			mkdir -p "$SRC/php-apcu-${want%%-*}" && tar -xf "$SRC/${orig#* }" -C "$SRC/php-apcu-${want%%-*}" \
-				|| fail "cannot unpack ${orig#* }"
-		fi
-	fi
+if [ "$NO_INSTALL" = 1 ]; then
+	[ -n "$(apcu_tests_dir)" ] || fail "no APCu sources in $SRC and --no-install"
+else
+	apcu_deb_source "$SRC" || fail "no php-apcu source package (see above)"
 fi
 TESTS_SRC=$(apcu_tests_dir) || fail "no APCu 5 tests/ found under $SRC"
 APCU_VERSION=$(sed -n 's/^#define PHP_APCU_VERSION "\(.*\)"/\1/p' "$TESTS_SRC/../php_apc.h")

@@ -7,7 +7,7 @@
 #   TABLE_CACHE=DIR   download/build area (default /var/cache/table-ci, outside the clone)
 #
 # The source is the APCu 5 tree of `apt-get source php-apcu` in $TABLE_CACHE/apcu-src, where
-# scripts/apcu-suite.sh keeps it for APCu's tests (fetched here the same way when it is not there yet).
+# scripts/apcu-suite.sh keeps it for APCu's tests (fetched by lib.sh's apcu_deb_source when it is not there yet).
 # It is built with that PHP's phpize and php-config in a copy of its own, $TABLE_CACHE/apcu-zts/<php
 # prefix's name>/apcu-<version>/, and the module stays there (modules/apcu.so). Idempotent: when that
 # module exists and was built for the same php-config and APCu version, it only prints the path.
@@ -32,11 +32,7 @@ apcu_dir() {
 	return 1
 }
 if ! apcu_dir >/dev/null; then
-	apt_ensure dpkg-dev xz-utils
-	apt_deb_src || die "no apt sources to derive a deb-src entry from"
-	mkdir -p "$SRC"
-	log "apt-get source php-apcu (into $SRC)"
-	(cd "$SRC" && apt-get source -qq php-apcu >&2) || die "apt-get source php-apcu failed"
+	apcu_deb_source "$SRC" || die "no php-apcu source package (see above)"
 fi
 src=$(apcu_dir) || die "no APCu 5 source under $SRC"
 version=$(sed -n 's/^#define PHP_APCU_VERSION "\(.*\)"/\1/p' "$src/php_apc.h")

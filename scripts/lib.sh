@@ -118,6 +118,33 @@ php_deb_source() {
 	(cd "$cache/src/$srcdir" && pwd)
 }
 
+# apcu_deb_source DIR: Debian's php-apcu source package, at the version apt would give now, unpacked under
+# DIR (once; reused after): `apt-get source`, or, when the archive lists the package but serves only its
+# upstream tarball (Debian 13's mirror here: the .dsc and the Debian tarball answer 404), that tarball once
+# apt's own checksum of it matches. APCu's tests/ are upstream's, so either tree has them. Status 1 (saying
+# why on stderr) when neither can be had. scripts/apcu-suite.sh and scripts/build-zts-apcu.sh use it.
+apcu_deb_source() {
+	local src=$1 want orig
+	want=$(apt-cache showsrc php-apcu 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
+	[ -n "$want" ] && [ -d "$src/php-apcu-${want%%-*}" ] && return 0
+	apt_ensure dpkg-dev xz-utils   # dpkg-source unpacks the source package
+	apt_deb_src || { log "error: no apt sources to derive a deb-src entry from"; return 1; }
+	want=$(apt-cache showsrc php-apcu 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
+	[ -n "$want" ] || { log "error: apt knows no source package php-apcu"; return 1; }
+	mkdir -p "$src" || return 1
+	log "apt-get source php-apcu=$want (into $src)"
+	(cd "$src" && apt-get source -qq "php-apcu=$want" >&2) && return 0
+	orig=$(apt-cache showsrc php-apcu 2>/dev/null | awk -v want="$want" '/^Version:/ { mine = $2 == want }
+		/^Checksums-Sha256:/ { on = mine; next } /^[^ ]/ { on = 0 }
+		on && $3 ~ /\.orig\.tar\./ { print $1, $3; exit }')
+	[ -n "$orig" ] && [ -f "$src/${orig#* }" ] || { log "error: apt-get source php-apcu=$want failed"; return 1; }
+	(cd "$src" && echo "${orig% *}  ${orig#* }" | sha256sum -c --quiet >&2) \
+		|| { log "error: apt-get source php-apcu=$want failed, and ${orig#* } does not match apt's checksum"; return 1; }
+	log "the archive did not serve all of php-apcu $want: unpacking its upstream tarball ${orig#* }"
+	mkdir -p "$src/php-apcu-${want%%-*}" && tar -xf "$src/${orig#* }" -C "$src/php-apcu-${want%%-*}" \
+		|| { log "error: cannot unpack ${orig#* }"; return 1; }
+}
+
 # php_link_aclocal PREFIX: Debian's patched phpize takes libtool's and pkg-config's m4 files from
 # $prefix/share/aclocal (for Debian's own PHP that is /usr/share/aclocal); give a PHP built from Debian's
 # source under PREFIX the same files.
