@@ -448,7 +448,8 @@ static tbl_redis_status_t poll_started(tbl_redis_tracker_t *t, unsigned wait_ms,
 		if (!t->ping_outstanding && (t->pong_received_ms == 0 || now - t->pong_received_ms >= ping_ms)) {
 			if ((st = send_ping(t)) != TBL_REDIS_OK) return st;
 		}
-		if (t->ping_outstanding && now - t->ping_sent_ms >= timeout_ms) {
+		/* Added, not subtracted: a PING sent just now may carry a later millisecond than `now`. */
+		if (t->ping_outstanding && t->ping_sent_ms + timeout_ms <= now) {
 			/* Its PONG may be in the socket, unread: this process may not have run for a while (a loaded
 			 * host, a CPU quota), and a frozen server is no reason to drop every copy. Read what has
 			 * arrived, once per call, before calling the PING lost. */
@@ -526,7 +527,7 @@ static int service_master(tbl_redis_tracker_t *m, unsigned ping_ms, const tbl_re
 	if (!m->ping_outstanding && (m->pong_received_ms == 0 || now - m->pong_received_ms >= ping_ms)) {
 		if ((*st = send_ping(m)) != TBL_REDIS_OK) return -1;
 	}
-	if (m->ping_outstanding && now - m->ping_sent_ms >= m->tracking.timeout_ms) {
+	if (m->ping_outstanding && m->ping_sent_ms + m->tracking.timeout_ms <= now) {
 		/* As in poll_started: what has arrived is read before the PING is called lost. */
 		if (readable_now(carrier(m))) {
 			if ((*st = tbl_redis_conn_fill(carrier(m))) != TBL_REDIS_OK) {
@@ -536,7 +537,7 @@ static int service_master(tbl_redis_tracker_t *m, unsigned ping_ms, const tbl_re
 			delivered |= deliver_buffered(m, ev, fresh, st);
 			if (*st != TBL_REDIS_OK) return -1;
 		}
-		if (m->ping_outstanding && now - m->ping_sent_ms >= m->tracking.timeout_ms) {
+		if (m->ping_outstanding && m->ping_sent_ms + m->tracking.timeout_ms <= now) {
 			char what[96];
 			snprintf(what, sizeof(what), "PING unanswered for %u ms (timed out)", m->tracking.timeout_ms);
 			*st = fail_now(m, carrier(m), what);
