@@ -752,7 +752,21 @@ static void test_failover(void)
 	while (keys_in_slot(&nodes[MASTERS], slot0) < 1 && now_ms() - start < WAIT_MS) sleep_ms(10);
 	CHECK(keys_in_slot(&nodes[MASTERS], slot0) == 1);
 
+	/* A tracker on the three masters, fresh before the kill. */
+	tbl_redis_tracker_t *t = tbl_redis_tracker_new(&url, 2000, "fo:", 3);
+	REQUIRE(t);
+	REQUIRE(tbl_redis_tracker_start(t) == TBL_REDIS_OK);
+	char before[TBL_REDIS_TRACKER_SERVER_MAX];
+	snprintf(before, sizeof(before), "%s", tbl_redis_tracker_server(t));
+	uint64_t fresh = 0;
+	while (fresh == 0 && now_ms() - start < WAIT_MS) CHECK(tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh) == TBL_REDIS_OK);
+
 	test_server_kill(&nodes[0]);
+	/* The tracker loses a master: EIO (the caller flushes), however long the promotion takes. */
+	tbl_redis_status_t tst = TBL_REDIS_OK;
+	start = now_ms();
+	while (tst == TBL_REDIS_OK && now_ms() - start < WAIT_MS) tst = tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh);
+	CHECK(tst == TBL_REDIS_EIO);
 	tbl_redis_buf_t b = { 0 };
 	CHECK_ST(tbl_redis_get(r, k0, k0len, &b), TBL_REDIS_EIO);   /* its master is gone */
 	CHECK(strstr(tbl_redis_last_error(r), "Redis at") != NULL);
@@ -778,6 +792,16 @@ static void test_failover(void)
 	CHECK(b.data && strcmp(b.data, "other") == 0);
 	tbl_redis_buf_free(&b);
 	CHECK_ST(tbl_redis_ping(r), TBL_REDIS_OK);
+	/* Started again, the tracker is on the new set of masters (the helper counts that as a failover). */
+	start = now_ms();
+	while (tbl_redis_tracker_start(t) != TBL_REDIS_OK && now_ms() - start < WAIT_MS) sleep_ms(20);
+	char port[16];
+	snprintf(port, sizeof(port), ":%d", nodes[MASTERS].port);
+	CHECK(strcmp(before, tbl_redis_tracker_server(t)) != 0 && strstr(tbl_redis_tracker_server(t), port) != NULL);
+	fresh = 0;
+	while (fresh == 0 && now_ms() - start < WAIT_MS) CHECK(tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh) == TBL_REDIS_OK);
+	CHECK(fresh > 0);
+	tbl_redis_tracker_free(t);
 	tbl_redis_free(r);
 }
 
