@@ -22,11 +22,12 @@
  * (EXISTS/PERSIST) or a MULTI block that a refused SET aborts as a whole (EXECABORT), so sending them again
  * to the node named applies nothing twice. MOVED updates the slot (or, when it names a master the map does
  * not know, goes there and makes the next call learn the map again) and resends at once; ASK resends to the
- * node named, after ASKING, and leaves the map as it is. At most TBL_REDIS_CLUSTER_REDIRECTS_MAX of them per
- * command. A connection error, TRYAGAIN or CLUSTERDOWN makes the next call learn the map again; the call
- * itself fails (EIO, or EREPLY with the server's text), as on one server. Multi-key calls are split by slot,
- * one command (or MULTI block) per slot, all within the call's one deadline, and their results put back in
- * the caller's order.
+ * node named, after ASKING (asking_before), and leaves the map as it is. At most
+ * TBL_REDIS_CLUSTER_REDIRECTS_MAX of them per command. A connection error, TRYAGAIN or CLUSTERDOWN makes the
+ * next call learn the map again; the call itself fails (EIO, or EREPLY with the server's text), as on one
+ * server. Multi-key calls are split by slot, one command (or MULTI block) per slot, all within the call's
+ * one deadline, and their results put back in the caller's order; MGET sends the slots of one master in
+ * one pipeline (cluster_mget), the others one slot after another.
  */
 #include "redis_client.h"
 
@@ -130,8 +131,20 @@ static void free_replies(size_t n, redisReply **replies)
 	}
 }
 
+/* ASK (cluster://): ASKING lets only the next command at the importing node, so it goes before each
+ * command of a pipeline; inside MULTI ... EXEC the flag lasts until EXEC, and an ASKING there would be
+ * queued, so a block gets one, before MULTI. Whether cmd gets one; *in_multi follows the block. */
+static int asking_before(const command_t *cmd, int *in_multi)
+{
+	int before = !*in_multi;
+	if (cmd->argc == 1 && strcmp(cmd->argv[0], "MULTI") == 0) *in_multi = 1;
+	else if (cmd->argc == 1 && strcmp(cmd->argv[0], "EXEC") == 0) *in_multi = 0;
+	return before;
+}
+
 /* Sends n commands on c and reads their n replies into replies[] (all NULL on failure), before deadline
- * (0: now + timeout_ms, taken after the idle check). asking: ASKING first (cluster://), its reply dropped. */
+ * (0: now + timeout_ms, taken after the idle check). asking: ASKING before them (asking_before), its
+ * replies dropped. */
 static tbl_redis_status_t run_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t deadline, int asking, size_t n,
                                  const command_t *cmds, redisReply **replies)
 {
@@ -150,24 +163,28 @@ static tbl_redis_status_t run_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t d
 	 * the commands and their replies. */
 	if (deadline == 0) deadline = tbl_redis_now_ms() + c->timeout_ms;
 	if (!c->ctx) st = tbl_redis_conn_open(c, 0, deadline);
-	if (asking && st == TBL_REDIS_OK) {
-		const char *asking_argv[] = { "ASKING" };
-		st = tbl_redis_conn_append(c, 1, asking_argv, NULL);
-	}
+	int in_multi = 0;
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
-		st = tbl_redis_conn_append(c, cmds[i].argc, cmds[i].argv, cmds[i].lens);
+		if (asking && asking_before(&cmds[i], &in_multi)) {
+			const char *asking_argv[] = { "ASKING" };
+			st = tbl_redis_conn_append(c, 1, asking_argv, NULL);
+		}
+		if (st == TBL_REDIS_OK) st = tbl_redis_conn_append(c, cmds[i].argc, cmds[i].argv, cmds[i].lens);
 	}
 	if (st == TBL_REDIS_OK) st = tbl_redis_conn_flush(c, deadline);
-	if (asking && st == TBL_REDIS_OK) {
-		redisReply *reply;
-		st = tbl_redis_conn_read(c, deadline, &reply);
-		if (st == TBL_REDIS_OK) {
+	in_multi = 0;
+	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
+		if (asking && asking_before(&cmds[i], &in_multi)) {
+			redisReply *reply;
+			st = tbl_redis_conn_read(c, deadline, &reply);
+			if (st != TBL_REDIS_OK) break;
 			int type = reply->type;
 			freeReplyObject(reply);
-			if (type != REDIS_REPLY_STATUS) st = tbl_redis_conn_fail(c, "unexpected reply to ASKING (type %d)", type);
+			if (type != REDIS_REPLY_STATUS) {
+				st = tbl_redis_conn_fail(c, "unexpected reply to ASKING (type %d)", type);
+				break;
+			}
 		}
-	}
-	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		st = tbl_redis_conn_read(c, deadline, &replies[i]);
 	}
 	/* sentinel://: a -READONLY reply means the server became a replica (a failover demoted it). The
@@ -429,56 +446,13 @@ tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t kl
 	return st;
 }
 
-/* MGET of n keys and, when pttls is not NULL, a PTTL of each behind it in the same pipeline. */
-static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
-                               tbl_redis_buf_t *out, int64_t *pttls)
+/* The replies of an MGET of n keys and, when pttls is not NULL, of the n PTTLs behind it, into out and
+ * pttls; the replies are freed (the array is the caller's). */
+static tbl_redis_status_t mget_replies(tbl_redis_t *r, size_t n, redisReply **replies, tbl_redis_buf_t *out,
+                                       int64_t *pttls)
 {
 	size_t ncmds = pttls ? n + 1 : 1;
-	for (size_t i = 0; i < n; i++) {
-		out[i].data = NULL;
-		out[i].len = 0;
-		if (pttls) pttls[i] = -1;
-	}
-	if (n == 0) return TBL_REDIS_OK;
-	if (n >= (size_t)INT32_MAX / 2) {
-		snprintf(r->cur->err, sizeof(r->cur->err), "%s: MGET of %zu keys is too many", r->cur->where, n);
-		return TBL_REDIS_EREPLY;
-	}
-	/* MGET's arguments, then two (PTTL key) for each key when its expiry is asked for too. */
-	size_t nargs = (n + 1) + (pttls ? 2 * n : 0);
-	const char **argv = malloc(nargs * sizeof(*argv));
-	size_t *lens = malloc(nargs * sizeof(*lens));
-	command_t *cmds = malloc(ncmds * sizeof(*cmds));
-	redisReply **replies = malloc(ncmds * sizeof(*replies));
-	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
-	if (argv && lens && cmds && replies) {
-		argv[0] = "MGET";
-		lens[0] = 4;
-		for (size_t i = 0; i < n; i++) {
-			argv[i + 1] = keys[i];
-			lens[i + 1] = klens[i];
-		}
-		cmds[0] = (command_t){ (int)(n + 1), argv, lens };
-		for (size_t i = 0; pttls && i < n; i++) {
-			const char **pargv = argv + n + 1 + 2 * i;
-			size_t *plens = lens + n + 1 + 2 * i;
-			pargv[0] = "PTTL";
-			plens[0] = 4;
-			pargv[1] = keys[i];
-			plens[1] = klens[i];
-			cmds[i + 1] = (command_t){ 2, pargv, plens };
-		}
-		st = run_keyed(r, keys[0], klens[0], ncmds, cmds, replies);
-	} else {
-		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building MGET", r->cur->where);
-	}
-	free(argv);
-	free(lens);
-	free(cmds);
-	if (st != TBL_REDIS_OK) {
-		free(replies);
-		return st;
-	}
+	tbl_redis_status_t st = TBL_REDIS_OK;
 	redisReply *reply = replies[0];
 	for (size_t i = 1; i < ncmds && st == TBL_REDIS_OK; i++) {
 		if (replies[i]->type != REDIS_REPLY_INTEGER) {
@@ -506,7 +480,6 @@ static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys
 		}
 	}
 	free_replies(ncmds, replies);
-	free(replies);
 	if (st != TBL_REDIS_OK) {
 		for (size_t i = 0; i < n; i++) {
 			tbl_redis_buf_free(&out[i]);
@@ -515,6 +488,66 @@ static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys
 	}
 	return st;
 }
+
+/* MGET's arguments, then two (PTTL key) for each key when with_pttl: n + 1 + (with_pttl ? 2n : 0) in argv
+ * and lens, and 1 + (with_pttl ? n : 0) commands in cmds. */
+static void mget_commands(size_t n, const char *const *keys, const size_t *klens, int with_pttl, const char **argv,
+                          size_t *lens, command_t *cmds)
+{
+	argv[0] = "MGET";
+	lens[0] = 4;
+	for (size_t i = 0; i < n; i++) {
+		argv[i + 1] = keys[i];
+		lens[i + 1] = klens[i];
+	}
+	cmds[0] = (command_t){ (int)(n + 1), argv, lens };
+	for (size_t i = 0; with_pttl && i < n; i++) {
+		const char **pargv = argv + n + 1 + 2 * i;
+		size_t *plens = lens + n + 1 + 2 * i;
+		pargv[0] = "PTTL";
+		plens[0] = 4;
+		pargv[1] = keys[i];
+		plens[1] = klens[i];
+		cmds[i + 1] = (command_t){ 2, pargv, plens };
+	}
+}
+
+/* MGET of n keys and, when pttls is not NULL, a PTTL of each behind it in the same pipeline. */
+static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                               tbl_redis_buf_t *out, int64_t *pttls)
+{
+	size_t ncmds = pttls ? n + 1 : 1;
+	for (size_t i = 0; i < n; i++) {
+		out[i].data = NULL;
+		out[i].len = 0;
+		if (pttls) pttls[i] = -1;
+	}
+	if (n == 0) return TBL_REDIS_OK;
+	if (n >= (size_t)INT32_MAX / 2) {
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: MGET of %zu keys is too many", r->cur->where, n);
+		return TBL_REDIS_EREPLY;
+	}
+	/* MGET's arguments, then two (PTTL key) for each key when its expiry is asked for too. */
+	size_t nargs = (n + 1) + (pttls ? 2 * n : 0);
+	const char **argv = malloc(nargs * sizeof(*argv));
+	size_t *lens = malloc(nargs * sizeof(*lens));
+	command_t *cmds = malloc(ncmds * sizeof(*cmds));
+	redisReply **replies = malloc(ncmds * sizeof(*replies));
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	if (argv && lens && cmds && replies) {
+		mget_commands(n, keys, klens, pttls != NULL, argv, lens, cmds);
+		st = run_keyed(r, keys[0], klens[0], ncmds, cmds, replies);
+	} else {
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building MGET", r->cur->where);
+	}
+	free(argv);
+	free(lens);
+	free(cmds);
+	if (st == TBL_REDIS_OK) st = mget_replies(r, n, replies, out, pttls);
+	free(replies);
+	return st;
+}
+
 
 /* cluster://: keys grouped by slot. by[] is 0..n-1 ordered by (slot, index); a group is a run of one slot. */
 typedef struct slot_index {
@@ -551,7 +584,36 @@ static size_t group_end(const slot_index_t *by, size_t n, size_t from)
 	return to;
 }
 
-/* cluster://: one MGET (and PTTLs) per slot, the results put back in the caller's order. */
+/* cluster://: one slot's MGET (and PTTLs) within a multi-slot MGET. */
+typedef struct mget_group {
+	size_t from, to;             /* its keys: by[from..to) */
+	size_t first_cmd, ncmds;     /* its commands in the call's command array */
+	tbl_redis_conn_t *conn;      /* its master in the map; NULL: sent alone (run_slot finds it) */
+	int pending;                 /* not answered yet */
+} mget_group_t;
+
+/* Whether the replies of one group hold a redirection or TRYAGAIN/CLUSTERDOWN: it is sent again alone,
+ * through run_slot, which follows (or reports) it. */
+static int group_redirected(size_t n, redisReply **replies)
+{
+	unsigned slot;
+	char host[256];
+	int port;
+	for (size_t i = 0; i < n; i++) {
+		if (replies[i]->type == REDIS_REPLY_ERROR
+		    && (tbl_redis_cluster_parse_redirect(replies[i]->str, replies[i]->len, &slot, host, sizeof(host), &port) != 0
+		        || error_starts(replies[i], "TRYAGAIN") || error_starts(replies[i], "CLUSTERDOWN"))) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * cluster://: one MGET (and PTTLs) per slot, the results put back in the caller's order. The slots of one
+ * master go out in one pipeline (one round trip per master, not per slot); a slot whose replies are a
+ * redirection is then sent again on its own through run_slot, which follows it.
+ */
 static tbl_redis_status_t cluster_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                        tbl_redis_buf_t *out, int64_t *pttls)
 {
@@ -561,43 +623,130 @@ static tbl_redis_status_t cluster_mget(tbl_redis_t *r, size_t n, const char *con
 		if (pttls) pttls[i] = -1;
 	}
 	if (n == 0) return TBL_REDIS_OK;
+	if (n >= (size_t)INT32_MAX / 4) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: MGET of %zu keys is too many", r->conn.where, n);
+		r->cur = &r->conn;
+		return TBL_REDIS_EREPLY;
+	}
+	size_t per_key = pttls ? 3 : 1;   /* arguments per key: the key in MGET, and PTTL key */
 	slot_index_t *by = group_by_slot(r, n, keys, klens);
 	const char **gkeys = malloc(n * sizeof(*gkeys));
 	size_t *glens = malloc(n * sizeof(*glens));
 	tbl_redis_buf_t *gout = malloc(n * sizeof(*gout));
 	int64_t *gpttls = malloc(n * sizeof(*gpttls));
+	mget_group_t *groups = malloc(n * sizeof(*groups));
+	const char **argv = malloc(n * (per_key + 1) * sizeof(*argv));
+	size_t *lens = malloc(n * (per_key + 1) * sizeof(*lens));
+	command_t *cmds = malloc(2 * n * sizeof(*cmds)), *node_cmds = malloc(2 * n * sizeof(*node_cmds));
+	redisReply **replies = malloc(2 * n * sizeof(*replies));
 	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
-	if (by && gkeys && glens && gout && gpttls) {
-		st = TBL_REDIS_OK;
-		r->deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
-		for (size_t from = 0, to; from < n && st == TBL_REDIS_OK; from = to) {
-			to = group_end(by, n, from);
-			for (size_t j = from; j < to; j++) {
-				gkeys[j - from] = keys[by[j].index];
-				glens[j - from] = klens[by[j].index];
-			}
-			st = mget(r, to - from, gkeys, glens, gout, pttls ? gpttls : NULL);
-			for (size_t j = from; j < to && st == TBL_REDIS_OK; j++) {
-				out[by[j].index] = gout[j - from];
-				if (pttls) pttls[by[j].index] = gpttls[j - from];
-			}
+	if (!by || !gkeys || !glens || !gout || !gpttls || !groups || !argv || !lens || !cmds || !node_cmds || !replies) {
+		if (by) {
+			snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MGET", r->conn.where);
+			r->cur = &r->conn;
 		}
-		r->deadline = 0;
-	} else if (by) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MGET", r->conn.where);
-		r->cur = &r->conn;
+		goto out;
 	}
-	if (st != TBL_REDIS_OK) {
-		for (size_t i = 0; i < n; i++) {
-			tbl_redis_buf_free(&out[i]);
-			if (pttls) pttls[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		gout[i].data = NULL;   /* mget_replies fills only what it finds */
+		gout[i].len = 0;
+		gpttls[i] = -1;
+	}
+	r->deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
+	st = TBL_REDIS_OK;
+	if (!tbl_redis_cluster_has_map(r->cluster)) {
+		st = tbl_redis_cluster_discover(r->cluster, r->deadline, r->conn.err, sizeof(r->conn.err));
+		if (st != TBL_REDIS_OK) {
+			r->cur = &r->conn;
+			goto out;
 		}
 	}
+	/* Every slot's commands, keys in the caller's order within a slot. */
+	size_t ngroups = 0, nargs = 0, ncmds = 0;
+	for (size_t from = 0, to; from < n; from = to) {
+		to = group_end(by, n, from);
+		for (size_t j = from; j < to; j++) {
+			gkeys[j] = keys[by[j].index];
+			glens[j] = klens[by[j].index];
+		}
+		mget_group_t *g = &groups[ngroups++];
+		g->from = from;
+		g->to = to;
+		g->first_cmd = ncmds;
+		g->ncmds = pttls ? (to - from) + 1 : 1;
+		g->conn = tbl_redis_cluster_slot_conn(r->cluster, by[from].slot);
+		g->pending = 1;
+		mget_commands(to - from, gkeys + from, glens + from, pttls != NULL, argv + nargs, lens + nargs, cmds + ncmds);
+		nargs += (to - from) * per_key + 1;
+		ncmds += g->ncmds;
+	}
+	/* One pipeline per master: its slots in order. */
+	for (size_t gi = 0; gi < ngroups && st == TBL_REDIS_OK; gi++) {
+		tbl_redis_conn_t *c = groups[gi].conn;
+		if (!groups[gi].pending || !c) continue;
+		size_t nnode = 0;
+		for (size_t h = gi; h < ngroups; h++) {
+			if (groups[h].pending && groups[h].conn == c) {
+				memcpy(node_cmds + nnode, cmds + groups[h].first_cmd, groups[h].ncmds * sizeof(*cmds));
+				nnode += groups[h].ncmds;
+			}
+		}
+		if ((st = run_on(r, c, r->deadline, 0, nnode, node_cmds, replies)) != TBL_REDIS_OK) {
+			tbl_redis_cluster_forget_map(r->cluster);
+			break;
+		}
+		size_t at = 0;
+		for (size_t h = gi; h < ngroups; h++) {
+			mget_group_t *g = &groups[h];
+			if (!g->pending || g->conn != c) continue;
+			redisReply **mine = replies + at;
+			at += g->ncmds;
+			if (st != TBL_REDIS_OK) {
+				free_replies(g->ncmds, mine);   /* a slot before it failed: the call fails */
+				continue;
+			}
+			if (group_redirected(g->ncmds, mine)) {
+				free_replies(g->ncmds, mine);
+				g->conn = NULL;   /* alone, through run_slot, below */
+				continue;
+			}
+			g->pending = 0;
+			st = mget_replies(r, g->to - g->from, mine, gout + g->from, pttls ? gpttls + g->from : NULL);
+		}
+	}
+	/* The slots that were redirected, or whose master the map did not have: one at a time. */
+	for (size_t gi = 0; gi < ngroups && st == TBL_REDIS_OK; gi++) {
+		mget_group_t *g = &groups[gi];
+		if (!g->pending) continue;
+		g->pending = 0;
+		st = mget(r, g->to - g->from, gkeys + g->from, glens + g->from, gout + g->from, pttls ? gpttls + g->from : NULL);
+	}
+	/* Back in the caller's order; on a failure, every value the earlier slots got is freed. */
+	for (size_t gi = 0; gi < ngroups; gi++) {
+		mget_group_t *g = &groups[gi];
+		if (g->pending) continue;   /* never answered (a failure stopped the call first) */
+		for (size_t j = g->from; j < g->to; j++) {
+			if (st == TBL_REDIS_OK) {
+				out[by[j].index] = gout[j];
+				if (pttls) pttls[by[j].index] = gpttls[j];
+			} else {
+				tbl_redis_buf_free(&gout[j]);
+			}
+		}
+	}
+out:
+	r->deadline = 0;
 	free(by);
 	free(gkeys);
 	free(glens);
 	free(gout);
 	free(gpttls);
+	free(groups);
+	free(argv);
+	free(lens);
+	free(cmds);
+	free(node_cmds);
+	free(replies);
 	return st;
 }
 
