@@ -578,7 +578,7 @@ tbl_redis_status_t tbl_redis_exists(tbl_redis_t *r, const char *key, size_t klen
 {
 	const char *argv[] = { "EXISTS", key };
 	size_t lens[] = { 6, klen };
-	long long count;
+	long long count = 0;
 	tbl_redis_status_t st = run_integer(r, "EXISTS", 2, argv, lens, &count);
 	if (st != TBL_REDIS_OK) return st;
 	return count > 0 ? TBL_REDIS_OK : TBL_REDIS_NIL;
@@ -588,7 +588,7 @@ tbl_redis_status_t tbl_redis_pttl(tbl_redis_t *r, const char *key, size_t klen, 
 {
 	const char *argv[] = { "PTTL", key };
 	size_t lens[] = { 4, klen };
-	long long left;
+	long long left = 0;
 	tbl_redis_status_t st = run_integer(r, "PTTL", 2, argv, lens, &left);
 	if (st != TBL_REDIS_OK) return st;
 	if (left == -2) return TBL_REDIS_NIL;
@@ -602,7 +602,7 @@ tbl_redis_status_t tbl_redis_expire(tbl_redis_t *r, const char *key, size_t klen
 		char ttl_text[24];
 		const char *argv[] = { "PEXPIRE", key, ttl_text };
 		size_t lens[] = { 7, klen, (size_t)snprintf(ttl_text, sizeof(ttl_text), "%" PRIu64, ttl_ms) };
-		long long applied;
+		long long applied = 0;
 		tbl_redis_status_t st = run_integer(r, "PEXPIRE", 3, argv, lens, &applied);
 		if (st != TBL_REDIS_OK) return st;
 		return applied ? TBL_REDIS_OK : TBL_REDIS_NIL;
