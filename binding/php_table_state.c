@@ -5,6 +5,10 @@
  * Beneath the methods and beside nothing: table.c's module start-up and shutdown call
  * php_table_state_startup/_shutdown, the methods reach the table through php_table_handle() (whose
  * slow path, php_table_handle_slow, attaches here), and nothing here calls a method file or table.c.
+ * The Redis tier's settings are validated among the others, in the same order as always, through the
+ * resolver table.c hands to php_table_state_startup (php_table_tier_resolve), not by a call up into
+ * php_table_tier.c; the tier's switches (php_table_tier_on, _default) live here, where the namespaces'
+ * fast path reads them (scripts/check-binding-layers.sh checks that nothing here refers upwards).
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"

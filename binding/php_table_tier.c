@@ -66,6 +66,10 @@
  * php_table_state.c, which the namespaces' fast path reads). */
 static bool php_table_tier_miss_on_error;   /* table.redis_on_error=miss */
 static tbl_tier_config_t php_table_tier_cfg;
+/* Tests only (TABLE_TEST_HOOKS=1 and TABLE_TEST_TIER_NO_HELPER=1 at start-up): never ask for a helper, so
+ * that the L1 stays not fresh and only this process writes the segment (ThreadSanitizer sees no other
+ * process's writes, and tests/embed/run.sh's pass under it must not have a helper's reported as races). */
+static bool php_table_tier_no_helper;
 #ifdef ZTS
 /* Each thread's (php_table.h's module globals). */
 # define php_table_tier_conn TABLE_G(tier_conn)
@@ -244,6 +248,9 @@ bool php_table_tier_resolve(void)
 
 void php_table_tier_startup(void)
 {
+	const char *hooks = getenv("TABLE_TEST_HOOKS"), *no_helper = getenv("TABLE_TEST_TIER_NO_HELPER");
+
+	php_table_tier_no_helper = hooks && strcmp(hooks, "1") == 0 && no_helper && strcmp(no_helper, "1") == 0;
 #ifdef ZTS
 	if (php_table_tier_on) {
 		php_table_tier_launcher_start(&php_table_tier_cfg);
@@ -405,7 +412,7 @@ static bool php_table_tier_fresh(tbl_t *t)
 	if (fresh != 0 && now - fresh <= php_table_tier_cfg.max_stale_ms) {
 		return true;
 	}
-	if (now >= php_table_tier_next_ensure) {
+	if (now >= php_table_tier_next_ensure && !php_table_tier_no_helper) {
 		php_table_tier_next_ensure = now + PHP_TABLE_TIER_ENSURE_EVERY_MS;
 #ifdef ZTS
 		/* Never fork here: other threads may hold locks the child would inherit held. */
