@@ -163,6 +163,12 @@ static zend_object *php_table_create_object(zend_class_entry *ce)
 	return obj;
 }
 
+/* What the state (binding/php_table_state.c) calls of the layers above it. */
+static const php_table_state_hooks php_table_state_hooks_of_module = {
+	.resolve_tier = php_table_tier_resolve,
+	.user_view_start = php_table_user_view_start,
+};
+
 static PHP_MINIT_FUNCTION(table)
 {
 	(void)type;
@@ -186,7 +192,7 @@ static PHP_MINIT_FUNCTION(table)
 	/* The state validates every setting, the tier's through the resolver handed down here (it calls
 	 * nothing above itself); the tier starts once the table is there (under ZTS, its helper launcher:
 	 * forked now, while the process is single-threaded). */
-	php_table_state_startup(php_table_tier_resolve);
+	php_table_state_startup(&php_table_state_hooks_of_module);
 	if (TABLE_G(enabled) && !php_table_reason[0]) {
 		php_table_tier_startup();
 	}

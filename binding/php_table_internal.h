@@ -70,15 +70,20 @@ extern PHP_TABLE_HIDDEN bool php_table_tier_default;
 
 /* php_table_state.c: no table yet: attach the named segment (first use in this process), or throw. */
 PHP_TABLE_HIDDEN tbl_t *php_table_handle_slow(void);
-/* What the state's validation calls to resolve the settings of a layer above it (the Redis tier's),
- * handed down by table.c at MINIT so that nothing here calls up: true when they are valid, else false
- * with php_table_reason set (the table is then unavailable). */
-typedef bool (*php_table_settings_resolver)(void);
-/* php_table_state.c, for table.c: MINIT (after the classes are registered) validates the INI values
- * (with `tier`'s among them) and creates the anonymous segment, or leaves php_table_reason; MSHUTDOWN
- * detaches. Under NTS `tier` runs again when a named segment is attached on first use (a php-fpm pool's
- * php_admin_value); under ZTS only at MINIT, as threads read what it resolved without a lock. */
-PHP_TABLE_HIDDEN void php_table_state_startup(php_table_settings_resolver tier);
+/* What the state needs of the files above it, handed down by table.c at MINIT so that nothing in the
+ * state calls up (scripts/check-binding-layers.sh). */
+typedef struct php_table_state_hooks {
+	/* Validate the Redis tier's settings (php_table_tier_resolve), among the others: true when they are
+	 * valid, else false with php_table_reason set (the table is then unavailable). Under NTS it runs again
+	 * when a named segment is attached on first use (a php-fpm pool's php_admin_value); under ZTS only at
+	 * MINIT, as threads read what it resolved without a lock. */
+	bool (*resolve_tier)(void);
+	/* A process's first request on the anonymous table: its user's view (php_table_user_view_start). */
+	bool (*user_view_start)(tbl_t *t);
+} php_table_state_hooks;
+/* php_table_state.c, for table.c: MINIT (after the classes are registered) validates the INI values and
+ * creates the anonymous segment, or leaves php_table_reason; MSHUTDOWN detaches. */
+PHP_TABLE_HIDDEN void php_table_state_startup(const php_table_state_hooks *hooks);
 #ifdef ZTS
 /* The named segment's configuration as resolved at MINIT (its path, mode, version...), for a process
  * that attaches it on its own (the tier's launcher); NULL with no table.segment. */
@@ -87,9 +92,10 @@ PHP_TABLE_HIDDEN const tbl_config_t *php_table_state_named_config(void);
 PHP_TABLE_HIDDEN void php_table_state_shutdown(void);
 PHP_TABLE_HIDDEN void php_table_state_rinit(void);
 
-/* php_table_errors.c. */
-/* Throw "disabled" or "unavailable: <reason>". */
+/* php_table_state.c: throw "disabled" or "unavailable: <reason>". */
 PHP_TABLE_HIDDEN ZEND_COLD void php_table_throw_unavailable(void);
+
+/* php_table_errors.c. */
 /* The one place a core status becomes a PHP outcome: true when it threw; false for the ordinary "no"
  * answers (missing, exists, mismatch, out of memory) that the caller returns as false/null. `key` is
  * named by the not-an-integer error; `size` is the encoded value size for the too-big error. */
@@ -203,7 +209,8 @@ PHP_TABLE_HIDDEN void php_table_remember_key(tbl_t *t, zend_string *ns, zend_str
 PHP_TABLE_HIDDEN void php_table_scan_rshutdown(void);
 
 /* php_table_users.c: an anonymous table partitioned by user. php_table_user_tag_len is 0 in the processes
- * of the user that owns the table (and always for a named segment): they see it whole. */
+ * of the user that owns the table (and always for a named segment): they see it whole. (Defined in the
+ * state, whose php_table_default_ns_update reads it; set by php_table_users.c.) */
 extern PHP_TABLE_HIDDEN size_t php_table_user_tag_len;
 /* The default namespace (null) is more than TBL_NS_DEFAULT here: it is tiered (table.redis_namespaces
  * has *), or this process sees its user's own. One flag, so that get()'s fast path tests one thing. */

@@ -5,10 +5,11 @@
  * Beneath the methods and beside nothing: table.c's module start-up and shutdown call
  * php_table_state_startup/_shutdown, the methods reach the table through php_table_handle() (whose
  * slow path, php_table_handle_slow, attaches here), and nothing here calls a method file or table.c.
- * The Redis tier's settings are validated among the others, in the same order as always, through the
- * resolver table.c hands to php_table_state_startup (php_table_tier_resolve), not by a call up into
- * php_table_tier.c; the tier's switches (php_table_tier_on, _default) live here, where the namespaces'
- * fast path reads them (scripts/check-binding-layers.sh checks that nothing here refers upwards).
+ * What it needs of the files above it, table.c hands down to php_table_state_startup: the Redis tier's
+ * settings resolver (validated among the others, in the same order as always) and the start of a user's
+ * view (php_table_users.c), so that nothing here calls up; the switches those set (php_table_tier_on,
+ * _default, php_table_user_tag_len) live here, where the namespaces' fast path reads them
+ * (scripts/check-binding-layers.sh checks that nothing here refers upwards).
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -20,6 +21,7 @@
 
 #include "php.h"
 #include "SAPI.h"
+#include "zend_exceptions.h"
 
 #include "php_table.h"
 #include "php_table_internal.h"
@@ -298,10 +300,11 @@ static bool php_table_compression_resolve(void)
 	return true;
 }
 
-/* The tier's settings: resolved by php_table_tier.c (above this file), through what table.c handed down. */
-static php_table_settings_resolver php_table_tier_resolver;
+/* What table.c handed down: the Redis tier's settings resolver and the users' view (files above this). */
+static php_table_state_hooks php_table_hooks;
 bool php_table_tier_on;
 bool php_table_tier_default;
+size_t php_table_user_tag_len;
 #ifdef ZTS
 /* The named segment's configuration as MINIT resolved it (php_table_state_named_config). */
 static tbl_config_t php_table_named_cfg;
@@ -378,11 +381,11 @@ static void php_table_open(bool attach)
 	}
 #ifdef ZTS
 	/* Threads read the tier's settings without a lock: resolved at MINIT only. */
-	if (!attach && php_table_tier_resolver && !php_table_tier_resolver()) {
+	if (!attach && php_table_hooks.resolve_tier && !php_table_hooks.resolve_tier()) {
 		return;
 	}
 #else
-	if (php_table_tier_resolver && !php_table_tier_resolver()) {
+	if (php_table_hooks.resolve_tier && !php_table_hooks.resolve_tier()) {
 		return;
 	}
 #endif
@@ -572,6 +575,17 @@ const tbl_config_t *php_table_state_named_config(void)
 }
 #endif
 
+/* "disabled" or "unavailable: <reason>": the state's own answer, thrown when there is no table. */
+ZEND_COLD void php_table_throw_unavailable(void)
+{
+	if (!TABLE_G(enabled)) {
+		zend_throw_exception(php_table_exception_ce,
+			"Shm\\Table is disabled; set table.enabled=1 to use it", 0);
+	} else {
+		zend_throw_exception_ex(php_table_exception_ce, 0, "Shm\\Table is unavailable: %s", php_table_reason);
+	}
+}
+
 /* php_table_handle() found no table: attach the named segment this process's settings name (its first
  * use since start or fork: php-fpm workers get their pool's php_admin_value), else throw. */
 tbl_t *php_table_handle_slow(void)
@@ -644,7 +658,8 @@ void php_table_state_rinit(void)
 	}
 	if (UNEXPECTED(!php_table_named) && TABLE_G(enabled) && TABLE_G(segment) && TABLE_G(segment)[0]) {
 		php_table_proc = NULL;
-	} else if (php_table_proc && php_table_proc == php_table_anon && !php_table_user_view_start(php_table_proc)) {
+	} else if (php_table_proc && php_table_proc == php_table_anon && php_table_hooks.user_view_start
+	           && !php_table_hooks.user_view_start(php_table_proc)) {
 		php_table_proc = NULL;   /* every call throws php_table_reason */
 	}
 #ifdef ZTS
@@ -655,9 +670,9 @@ void php_table_state_rinit(void)
 
 /* MINIT, once the classes are registered: validate the INI values and create the anonymous segment (a
  * named one is only validated here and attached on first use). */
-void php_table_state_startup(php_table_settings_resolver tier)
+void php_table_state_startup(const php_table_state_hooks *hooks)
 {
-	php_table_tier_resolver = tier;
+	php_table_hooks = *hooks;
 	php_table_reason[0] = '\0';
 	php_table_ser = &php_table_serializer_php;
 #ifdef ZTS

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # check-binding-layers.sh - the Zend side calls one way, down: table.c (the module: INI, start-up and
 # shutdown, request start and end, phpinfo) above binding/'s APCu API (php_table_apcu*), that above the
-# methods (binding/'s method files and the Redis tier's, php_table_tier*), they above what the methods
-# share (the state: php_table_state.c, php_table_users.c; errors, values, glob), that above serializer/,
-# and serializer/ above core/ and redis/ (which are Zend-free: core/Makefile's check-zend-free and
-# check-layers check core/ itself). What a lower layer needs from above (the serializer's exception class,
-# the tier's settings resolver) is handed down at start-up.
+# methods (binding/'s method files), they above the Redis tier's (php_table_tier*: each method's work on a
+# tiered namespace, and the helper launcher), all above the helpers they share (values, the users' view,
+# glob), those above errors (php_table_throw), that above the state (php_table_state.c: the process's
+# table), the state above serializer/, and serializer/ above core/ and redis/ (which are Zend-free:
+# core/Makefile's check-zend-free and check-layers check core/ itself). What a lower layer needs from
+# above (the serializer's exception class; the state's hooks: the tier's settings resolver, the users'
+# view) is handed down at start-up.
 #
 #   bash scripts/check-binding-layers.sh BUILD_DIR      BUILD_DIR: a table_build of the extension (lib.sh)
 #
@@ -21,8 +23,9 @@ fail() { echo "binding-layers: $*"; echo "binding-layers: 0 passed, 1 failed"; e
 # (binding/php_table_apcu*.c, table.apcu_compat) is a binding of its own above the methods' binding:
 # "dir:P1,P2" takes only that folder's objects whose name starts with one of the prefixes, "dir:-P1,P2"
 # all others.
-SHARED=php_table_state,php_table_users,php_table_errors,php_table_values,php_table_glob
-LAYERS=("module ." "apcu binding:php_table_apcu" "methods binding:-php_table_apcu,$SHARED" "shared binding:$SHARED"
+HELPERS=php_table_values,php_table_users,php_table_glob
+LAYERS=("module ." "apcu binding:php_table_apcu" "methods binding:-php_table_apcu,php_table_tier,$HELPERS,php_table_errors,php_table_state"
+	"tier binding:php_table_tier" "helpers binding:$HELPERS" "errors binding:php_table_errors" "state binding:php_table_state"
 	"serializer serializer" "core core redis")
 objects() { # DIR... -> the objects of those folders (the module: table.o only)
 	local d p o base hit
