@@ -27,10 +27,8 @@ PHP_ARG_WITH([table-hiredis],
 
 if test "$PHP_TABLE" != "no"; then
   dnl Thread-safe PHP (ZTS) is supported: each thread reads through a handle of its own (core/table_core.h,
-  dnl tbl_thread_open). The Redis tier is not yet: one connection and one helper per process.
-  if test "$PHP_THREAD_SAFETY" = "yes" && test "$PHP_TABLE_HIREDIS" != "no"; then
-    AC_MSG_ERROR([--with-table-hiredis is not supported on thread-safe PHP (ZTS) yet: the Redis tier keeps one connection per process. Build without it for ZTS, or use a non-thread-safe (NTS) PHP])
-  fi
+  dnl tbl_thread_open), and with the Redis tier has a connection of its own; its helpers are forked by a
+  dnl launcher process started at MINIT (binding/php_table_tier_launcher.c).
 
   AC_DEFINE(HAVE_TABLE, 1, [Whether the table extension is enabled])
 
@@ -118,6 +116,8 @@ if test "$PHP_TABLE" != "no"; then
     binding/php_table_state.c binding/php_table_users.c binding/php_table_errors.c binding/php_table_values.c binding/php_table_tier.c \
     binding/php_table_apcu_module.c binding/php_table_apcu_functions.c binding/php_table_apcu_info.c \
     binding/php_table_apcu_iterator.c"
+  dnl The Redis tier's helper launcher under ZTS (compiled to nothing otherwise).
+  TABLE_BINDING_SOURCES="$TABLE_BINDING_SOURCES binding/php_table_tier_launcher.c"
 
   dnl Only get_module() is exported (ZEND_GET_MODULE marks it): calls between the extension's own files,
   dnl the read path's above all, are then direct and may be inlined, instead of going through the PLT.

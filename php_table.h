@@ -55,6 +55,10 @@ ZEND_BEGIN_MODULE_GLOBALS(table)
 	struct tbl *thread_tbl;    /* the handle itself (tbl_thread_open), for the thread's life */
 	struct tbl *thread_of;     /* the process handle it was made from */
 	bool holding;              /* php_table_holding */
+	/* The Redis tier's, per thread (binding/php_table_tier.c): closed at the thread's end (GSHUTDOWN). */
+	struct tbl_redis *tier_conn;   /* this thread's connection, opened on its first tiered call */
+	pid_t tier_conn_pid;           /* the process it was opened in: a pcntl_fork child never writes to it */
+	uint64_t tier_next_ensure;     /* when this thread may next ask for a helper (ms, monotonic) */
 #endif
 ZEND_END_MODULE_GLOBALS(table)
 

@@ -130,9 +130,13 @@ static PHP_GINIT_FUNCTION(table)
 }
 
 #ifdef ZTS
-/* A thread's end (TSRM frees its globals): its reader slot, holds and claims go back to the table. */
+/* A thread's end (TSRM frees its globals): its Redis connection is closed, its reader slot, holds and
+ * claims go back to the table. */
 static PHP_GSHUTDOWN_FUNCTION(table)
 {
+#ifdef HAVE_TABLE_HIREDIS
+	php_table_tier_thread_end(table_globals);
+#endif
 	php_table_thread_end(table_globals);
 }
 #endif
@@ -159,6 +163,12 @@ static zend_object *php_table_create_object(zend_class_entry *ce)
 	return obj;
 }
 
+/* What the state (binding/php_table_state.c) calls of the layers above it. */
+static const php_table_state_hooks php_table_state_hooks_of_module = {
+	.resolve_tier = php_table_tier_resolve,
+	.user_view_start = php_table_user_view_start,
+};
+
 static PHP_MINIT_FUNCTION(table)
 {
 	(void)type;
@@ -179,7 +189,13 @@ static PHP_MINIT_FUNCTION(table)
 	}
 
 	php_table_testhooks_register(module_number);
-	php_table_state_startup();
+	/* The state validates every setting, the tier's through the resolver handed down here (it calls
+	 * nothing above itself); the tier starts once the table is there (under ZTS, its helper launcher:
+	 * forked now, while the process is single-threaded). */
+	php_table_state_startup(&php_table_state_hooks_of_module);
+	if (TABLE_G(enabled) && !php_table_reason[0]) {
+		php_table_tier_startup();
+	}
 	/* Last: it may register a second module, "apcu" (binding/php_table_apcu_module.c). */
 	php_table_apcu_startup(TABLE_G(apcu_compat));
 	return SUCCESS;
@@ -188,6 +204,7 @@ static PHP_MINIT_FUNCTION(table)
 static PHP_MSHUTDOWN_FUNCTION(table)
 {
 	(void)type;
+	php_table_tier_shutdown();
 	php_table_state_shutdown();
 	php_table_native_shutdown();
 	UNREGISTER_INI_ENTRIES();

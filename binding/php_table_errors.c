@@ -1,7 +1,7 @@
 /*
- * php_table_errors.c - the one place a core status becomes a PHP outcome (php_table_throw), and the
- * "disabled" / "unavailable" exception. Beneath the methods: every method file calls these; they call
- * nothing of the binding but its state.
+ * php_table_errors.c - the one place a core status becomes a PHP outcome (php_table_throw). Beneath the
+ * methods: every method file calls these; they call nothing of the binding but its state (which throws
+ * its own "disabled" / "unavailable" exception, php_table_throw_unavailable, so as to call nothing here).
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -15,16 +15,6 @@
 
 #include "php_table.h"
 #include "php_table_internal.h"
-
-ZEND_COLD void php_table_throw_unavailable(void)
-{
-	if (!TABLE_G(enabled)) {
-		zend_throw_exception(php_table_exception_ce,
-			"Shm\\Table is disabled; set table.enabled=1 to use it", 0);
-	} else {
-		zend_throw_exception_ex(php_table_exception_ce, 0, "Shm\\Table is unavailable: %s", php_table_reason);
-	}
-}
 
 /* Throw Shm\TableException with a binary-safe message (keys may hold NUL bytes). */
 static ZEND_COLD void php_table_throw_str(zend_string *msg)

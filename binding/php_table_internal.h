@@ -63,17 +63,39 @@ extern PHP_TABLE_HIDDEN char php_table_segment_path[PHP_TABLE_SEGMENT_PATH_MAX];
 #define PHP_TABLE_REASON_MAX 512u
 extern PHP_TABLE_HIDDEN char php_table_reason[PHP_TABLE_REASON_MAX];
 
+/* The Redis tier's switches (php_table_tier.c sets them when it resolves its settings; the namespaces'
+ * fast path reads them): table.redis is set, and its namespaces include the default one (*). */
+extern PHP_TABLE_HIDDEN bool php_table_tier_on;
+extern PHP_TABLE_HIDDEN bool php_table_tier_default;
+
 /* php_table_state.c: no table yet: attach the named segment (first use in this process), or throw. */
 PHP_TABLE_HIDDEN tbl_t *php_table_handle_slow(void);
+/* What the state needs of the files above it, handed down by table.c at MINIT so that nothing in the
+ * state calls up (scripts/check-binding-layers.sh). */
+typedef struct php_table_state_hooks {
+	/* Validate the Redis tier's settings (php_table_tier_resolve), among the others: true when they are
+	 * valid, else false with php_table_reason set (the table is then unavailable). Under NTS it runs again
+	 * when a named segment is attached on first use (a php-fpm pool's php_admin_value); under ZTS only at
+	 * MINIT, as threads read what it resolved without a lock. */
+	bool (*resolve_tier)(void);
+	/* A process's first request on the anonymous table: its user's view (php_table_user_view_start). */
+	bool (*user_view_start)(tbl_t *t);
+} php_table_state_hooks;
 /* php_table_state.c, for table.c: MINIT (after the classes are registered) validates the INI values and
  * creates the anonymous segment, or leaves php_table_reason; MSHUTDOWN detaches. */
-PHP_TABLE_HIDDEN void php_table_state_startup(void);
+PHP_TABLE_HIDDEN void php_table_state_startup(const php_table_state_hooks *hooks);
+#ifdef ZTS
+/* The named segment's configuration as resolved at MINIT (its path, mode, version...), for a process
+ * that attaches it on its own (the tier's launcher); NULL with no table.segment. */
+PHP_TABLE_HIDDEN const tbl_config_t *php_table_state_named_config(void);
+#endif
 PHP_TABLE_HIDDEN void php_table_state_shutdown(void);
 PHP_TABLE_HIDDEN void php_table_state_rinit(void);
 
-/* php_table_errors.c. */
-/* Throw "disabled" or "unavailable: <reason>". */
+/* php_table_state.c: throw "disabled" or "unavailable: <reason>". */
 PHP_TABLE_HIDDEN ZEND_COLD void php_table_throw_unavailable(void);
+
+/* php_table_errors.c. */
 /* The one place a core status becomes a PHP outcome: true when it threw; false for the ordinary "no"
  * answers (missing, exists, mismatch, out of memory) that the caller returns as false/null. `key` is
  * named by the not-an-integer error; `size` is the encoded value size for the too-big error. */
@@ -127,14 +149,27 @@ static zend_always_inline tbl_status_t php_table_store_encoded(tbl_t *t, tbl_ns_
  * goes through the tier; each php_table_tier_* does one method's work there and throws on failure, except
  * under table.redis_on_error=miss, where a failure is a miss or a false return without an exception
  * (the callers test EG(exception) where false alone cannot tell). */
+/* For table.c, in every build: validate the settings (false with php_table_reason set; without hiredis,
+ * table.redis set is refused), handed to php_table_state_startup; then, once the table is open, start
+ * the tier (under ZTS: its helper launcher); MSHUTDOWN. */
+PHP_TABLE_HIDDEN bool php_table_tier_resolve(void);
+PHP_TABLE_HIDDEN void php_table_tier_startup(void);
+PHP_TABLE_HIDDEN void php_table_tier_shutdown(void);
 #ifdef HAVE_TABLE_HIREDIS
-extern PHP_TABLE_HIDDEN bool php_table_tier_on;
-extern PHP_TABLE_HIDDEN bool php_table_tier_default;   /* the default namespace is tiered (*) */
 PHP_TABLE_HIDDEN bool php_table_tier_covers(const zend_string *ns);
 # define PHP_TABLE_TIERED(ns) (UNEXPECTED(php_table_tier_on) && php_table_tier_covers(ns))
-/* php_table_state.c's MINIT: validate the settings (false with php_table_reason set); MSHUTDOWN. */
-PHP_TABLE_HIDDEN bool php_table_tier_resolve(void);
-PHP_TABLE_HIDDEN void php_table_tier_shutdown(void);
+# ifdef ZTS
+/* GSHUTDOWN (table.c): close the thread's Redis connection. */
+PHP_TABLE_HIDDEN void php_table_tier_thread_end(zend_table_globals *g);
+/* php_table_tier_launcher.c: the process that forks helpers for a threaded one. Start it (MINIT, while
+ * the process is single-threaded; false when it could not be, and then no helper is started: reads go to
+ * Redis); ask it for a helper of the anonymous segment or of the named one (never blocks; a request that
+ * finds the pipe full is dropped, as one is pending); stop it (MSHUTDOWN). */
+struct tbl_tier_config;
+PHP_TABLE_HIDDEN bool php_table_tier_launcher_start(const struct tbl_tier_config *cfg);
+PHP_TABLE_HIDDEN void php_table_tier_launcher_request(bool named);
+PHP_TABLE_HIDDEN void php_table_tier_launcher_stop(void);
+# endif
 PHP_TABLE_HIDDEN void php_table_tier_stats(zval *out);
 /* 1 hit, 0 miss, -1 thrown (as php_table_fetch). */
 PHP_TABLE_HIDDEN int php_table_tier_fetch(tbl_t *t, zend_string *ns, zend_string *key, zval *rv);
@@ -174,7 +209,8 @@ PHP_TABLE_HIDDEN void php_table_remember_key(tbl_t *t, zend_string *ns, zend_str
 PHP_TABLE_HIDDEN void php_table_scan_rshutdown(void);
 
 /* php_table_users.c: an anonymous table partitioned by user. php_table_user_tag_len is 0 in the processes
- * of the user that owns the table (and always for a named segment): they see it whole. */
+ * of the user that owns the table (and always for a named segment): they see it whole. (Defined in the
+ * state, whose php_table_default_ns_update reads it; set by php_table_users.c.) */
 extern PHP_TABLE_HIDDEN size_t php_table_user_tag_len;
 /* The default namespace (null) is more than TBL_NS_DEFAULT here: it is tiered (table.redis_namespaces
  * has *), or this process sees its user's own. One flag, so that get()'s fast path tests one thing. */

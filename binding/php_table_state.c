@@ -5,6 +5,11 @@
  * Beneath the methods and beside nothing: table.c's module start-up and shutdown call
  * php_table_state_startup/_shutdown, the methods reach the table through php_table_handle() (whose
  * slow path, php_table_handle_slow, attaches here), and nothing here calls a method file or table.c.
+ * What it needs of the files above it, table.c hands down to php_table_state_startup: the Redis tier's
+ * settings resolver (validated among the others, in the same order as always) and the start of a user's
+ * view (php_table_users.c), so that nothing here calls up; the switches those set (php_table_tier_on,
+ * _default, php_table_user_tag_len) live here, where the namespaces' fast path reads them
+ * (scripts/check-binding-layers.sh checks that nothing here refers upwards).
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -16,6 +21,7 @@
 
 #include "php.h"
 #include "SAPI.h"
+#include "zend_exceptions.h"
 
 #include "php_table.h"
 #include "php_table_internal.h"
@@ -294,22 +300,15 @@ static bool php_table_compression_resolve(void)
 	return true;
 }
 
-#ifndef HAVE_TABLE_HIREDIS
-/* table.redis in a build without the tier: refused, so that nothing the user meant for Redis stays local. */
-static bool php_table_tier_resolve(void)
-{
-	if (TABLE_G(redis) && TABLE_G(redis)[0]) {
-		snprintf(php_table_reason, sizeof(php_table_reason),
-			"table.redis is set, but this build of table lacks Redis; rebuild it with --with-table-hiredis "
-			"(needs libhiredis-dev), or leave table.redis empty");
-		return false;
-	}
-	return true;
-}
-
-static void php_table_tier_shutdown(void)
-{
-}
+/* What table.c handed down: the Redis tier's settings resolver and the users' view (files above this). */
+static php_table_state_hooks php_table_hooks;
+bool php_table_tier_on;
+bool php_table_tier_default;
+size_t php_table_user_tag_len;
+#ifdef ZTS
+/* The named segment's configuration as MINIT resolved it (php_table_state_named_config). */
+static tbl_config_t php_table_named_cfg;
+static bool php_table_named_cfg_set;
 #endif
 
 /* Validate the INI values and create the segment. With a named segment (table.segment), only validate
@@ -380,9 +379,16 @@ static void php_table_open(bool attach)
 	if (!php_table_segment_resolve(&mode)) {
 		return;
 	}
-	if (!php_table_tier_resolve()) {
+#ifdef ZTS
+	/* Threads read the tier's settings without a lock: resolved at MINIT only. */
+	if (!attach && php_table_hooks.resolve_tier && !php_table_hooks.resolve_tier()) {
 		return;
 	}
+#else
+	if (php_table_hooks.resolve_tier && !php_table_hooks.resolve_tier()) {
+		return;
+	}
+#endif
 	if (TABLE_G(lock_timeout) < 0 || TABLE_G(lock_timeout) > PHP_TABLE_LOCK_TIMEOUT_MAX) {
 		snprintf(php_table_reason, sizeof(php_table_reason), "table.lock_timeout=" ZEND_LONG_FMT " is not valid; use "
 			"milliseconds from 1 to %d, or 0 for 10 s plus 1 s per GiB of table.memory", TABLE_G(lock_timeout),
@@ -390,9 +396,6 @@ static void php_table_open(bool attach)
 		return;
 	}
 	php_table_default_ns_update();
-	if (php_table_segment_name[0] && !attach) {
-		return;
-	}
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.memory = bytes;
@@ -415,6 +418,15 @@ static void php_table_open(bool attach)
 		    && getenv("TABLE_TEST_SEGMENT_MOVE") && strcmp(getenv("TABLE_TEST_SEGMENT_MOVE"), "1") == 0) {
 			cfg.segment_move = 1;   /* tests: map away from the creator's address (the copying fallback) */
 		}
+	}
+#ifdef ZTS
+	if (php_table_segment_name[0] && !attach) {
+		php_table_named_cfg = cfg;
+		php_table_named_cfg_set = true;
+	}
+#endif
+	if (php_table_segment_name[0] && !attach) {
+		return;
 	}
 	errbuf[0] = '\0';
 	st = tbl_create(&php_table_proc, &cfg, errbuf, sizeof(errbuf));
@@ -556,6 +568,24 @@ void php_table_thread_end(zend_table_globals *g)
 }
 #endif
 
+#ifdef ZTS
+const tbl_config_t *php_table_state_named_config(void)
+{
+	return php_table_named_cfg_set ? &php_table_named_cfg : NULL;
+}
+#endif
+
+/* "disabled" or "unavailable: <reason>": the state's own answer, thrown when there is no table. */
+ZEND_COLD void php_table_throw_unavailable(void)
+{
+	if (!TABLE_G(enabled)) {
+		zend_throw_exception(php_table_exception_ce,
+			"Shm\\Table is disabled; set table.enabled=1 to use it", 0);
+	} else {
+		zend_throw_exception_ex(php_table_exception_ce, 0, "Shm\\Table is unavailable: %s", php_table_reason);
+	}
+}
+
 /* php_table_handle() found no table: attach the named segment this process's settings name (its first
  * use since start or fork: php-fpm workers get their pool's php_admin_value), else throw. */
 tbl_t *php_table_handle_slow(void)
@@ -628,7 +658,8 @@ void php_table_state_rinit(void)
 	}
 	if (UNEXPECTED(!php_table_named) && TABLE_G(enabled) && TABLE_G(segment) && TABLE_G(segment)[0]) {
 		php_table_proc = NULL;
-	} else if (php_table_proc && php_table_proc == php_table_anon && !php_table_user_view_start(php_table_proc)) {
+	} else if (php_table_proc && php_table_proc == php_table_anon && php_table_hooks.user_view_start
+	           && !php_table_hooks.user_view_start(php_table_proc)) {
 		php_table_proc = NULL;   /* every call throws php_table_reason */
 	}
 #ifdef ZTS
@@ -639,8 +670,9 @@ void php_table_state_rinit(void)
 
 /* MINIT, once the classes are registered: validate the INI values and create the anonymous segment (a
  * named one is only validated here and attached on first use). */
-void php_table_state_startup(void)
+void php_table_state_startup(const php_table_state_hooks *hooks)
 {
+	php_table_hooks = *hooks;
 	php_table_reason[0] = '\0';
 	php_table_ser = &php_table_serializer_php;
 #ifdef ZTS
@@ -674,7 +706,6 @@ void php_table_state_shutdown(void)
 	if (php_table_anon) {
 		tbl_destroy(php_table_anon);
 	}
-	php_table_tier_shutdown();
 	php_table_proc = php_table_anon = NULL;
 	php_table_named = false;
 #ifdef ZTS

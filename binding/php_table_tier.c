@@ -23,8 +23,19 @@
  * time such a value is decoded, from Redis or from its copy in the L1 (which another process, with
  * another setting, may have filled).
  *
- * Every process has its own connection (opened on first use, dropped in a forked child) and starts the
- * helper (redis/tier_helper.c) when it finds the L1 not fresh and no helper alive.
+ * Settings: resolved once, at module start-up (table.c hands php_table_tier_resolve to the state's
+ * validation, php_table_state_startup), and read-only afterwards, so that threads share them. Under NTS a
+ * process that attaches a named segment on first use resolves them again then, before any call of its
+ * could read them: a php-fpm pool's php_admin_value applies only in its workers (docs/redis-tier.md).
+ *
+ * The connection: one per process under NTS (a static, as before: nothing added to the hot path), one
+ * per thread under ZTS (TABLE_G(tier_conn), closed at the thread's end by php_table_tier_thread_end, from
+ * GSHUTDOWN). Either is opened on first use and dropped unwritten in a forked child.
+ *
+ * The helper (redis/tier_helper.c) is started when a call finds the L1 not fresh and no helper alive: under
+ * NTS forked from the calling process, as before; under ZTS by the launcher (php_table_tier_launcher.c),
+ * forked at MINIT while the process was still single-threaded, since a fork of a threaded process leaves
+ * the child with every lock other threads held (in hiredis, OpenSSL, getaddrinfo, malloc arenas).
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -51,13 +62,24 @@
 #define PHP_TABLE_TIER_KEY_MAX (TBL_TIER_PREFIX_MAX + 8u + TBL_NS_NAME_MAX + 1u + TBL_KEY_MAX)
 #define PHP_TABLE_TIER_ENSURE_EVERY_MS 200u   /* how often a process may look for a helper */
 
-bool php_table_tier_on;
-bool php_table_tier_default;
+/* Resolved at start-up, read-only afterwards (php_table_tier_on and _default live in the state,
+ * php_table_state.c, which the namespaces' fast path reads). */
 static bool php_table_tier_miss_on_error;   /* table.redis_on_error=miss */
 static tbl_tier_config_t php_table_tier_cfg;
+/* Tests only (TABLE_TEST_HOOKS=1 and TABLE_TEST_TIER_NO_HELPER=1 at start-up): never ask for a helper, so
+ * that the L1 stays not fresh and only this process writes the segment (ThreadSanitizer sees no other
+ * process's writes, and tests/embed/run.sh's pass under it must not have a helper's reported as races). */
+static bool php_table_tier_no_helper;
+#ifdef ZTS
+/* Each thread's (php_table.h's module globals). */
+# define php_table_tier_conn TABLE_G(tier_conn)
+# define php_table_tier_conn_pid TABLE_G(tier_conn_pid)
+# define php_table_tier_next_ensure TABLE_G(tier_next_ensure)
+#else
 static tbl_redis_t *php_table_tier_conn;
 static pid_t php_table_tier_conn_pid;
 static uint64_t php_table_tier_next_ensure;
+#endif
 /* table.redis_allowed_classes: NULL for * (any class), else the lowercase names listed (none: empty).
  * Persistent; made again whenever the settings are (a named segment's first use in a process, which
  * sees a php-fpm pool's php_admin_value). */
@@ -224,13 +246,42 @@ bool php_table_tier_resolve(void)
 	return true;
 }
 
+void php_table_tier_startup(void)
+{
+	const char *hooks = getenv("TABLE_TEST_HOOKS"), *no_helper = getenv("TABLE_TEST_TIER_NO_HELPER");
+
+	php_table_tier_no_helper = hooks && strcmp(hooks, "1") == 0 && no_helper && strcmp(no_helper, "1") == 0;
+#ifdef ZTS
+	if (php_table_tier_on) {
+		php_table_tier_launcher_start(&php_table_tier_cfg);
+	}
+#endif
+}
+
+#ifdef ZTS
+void php_table_tier_thread_end(zend_table_globals *g)
+{
+	if (g->tier_conn && g->tier_conn_pid == getpid()) {
+		tbl_redis_free(g->tier_conn);
+	}
+	g->tier_conn = NULL;
+}
+#endif
+
 void php_table_tier_shutdown(void)
 {
+#ifdef ZTS
+	/* This thread's connection; other threads' go at their GSHUTDOWN. */
+	php_table_tier_thread_end(ZEND_MODULE_GLOBALS_BULK(table));
+	php_table_tier_launcher_stop();
+#else
 	if (php_table_tier_conn && php_table_tier_conn_pid == getpid()) {
 		tbl_redis_free(php_table_tier_conn);
 	}
 	php_table_tier_conn = NULL;
+#endif
 	php_table_tier_classes_free();
+	php_table_tier_on = php_table_tier_default = false;
 }
 
 bool php_table_tier_covers(const zend_string *ns)
@@ -361,9 +412,14 @@ static bool php_table_tier_fresh(tbl_t *t)
 	if (fresh != 0 && now - fresh <= php_table_tier_cfg.max_stale_ms) {
 		return true;
 	}
-	if (now >= php_table_tier_next_ensure) {
+	if (now >= php_table_tier_next_ensure && !php_table_tier_no_helper) {
 		php_table_tier_next_ensure = now + PHP_TABLE_TIER_ENSURE_EVERY_MS;
+#ifdef ZTS
+		/* Never fork here: other threads may hold locks the child would inherit held. */
+		php_table_tier_launcher_request(TABLE_G(segment) && TABLE_G(segment)[0]);
+#else
 		tbl_tier_helper_ensure(t, &php_table_tier_cfg);
+#endif
 	}
 	return false;
 }
@@ -1145,6 +1201,28 @@ int php_table_tier_remember(tbl_t *t, zend_string *ns, zend_string *key, uint32_
 	}
 	efree(lkey);
 	return res;
+}
+
+#else /* !HAVE_TABLE_HIREDIS */
+
+/* table.redis in a build without the tier: refused, so that nothing the user meant for Redis stays local. */
+bool php_table_tier_resolve(void)
+{
+	if (TABLE_G(redis) && TABLE_G(redis)[0]) {
+		snprintf(php_table_reason, sizeof(php_table_reason),
+			"table.redis is set, but this build of table lacks Redis; rebuild it with --with-table-hiredis "
+			"(needs libhiredis-dev), or leave table.redis empty");
+		return false;
+	}
+	return true;
+}
+
+void php_table_tier_startup(void)
+{
+}
+
+void php_table_tier_shutdown(void)
+{
 }
 
 #endif /* HAVE_TABLE_HIREDIS */

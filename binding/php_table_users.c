@@ -37,7 +37,6 @@
 /* "\x01" + at most 10 digits + "\x01". */
 #define PHP_TABLE_USER_TAG_MAX 12
 
-size_t php_table_user_tag_len;
 static char php_table_user_tag[PHP_TABLE_USER_TAG_MAX + 1];
 static bool php_table_user_started;
 

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # check-binding-layers.sh - the Zend side calls one way, down: table.c (the module: INI, start-up and
 # shutdown, request start and end, phpinfo) above binding/'s APCu API (php_table_apcu*), that above the
-# rest of binding/, binding/ above serializer/, and serializer/
-# above core/ and redis/ (which are Zend-free: core/Makefile's check-zend-free and check-layers check core/
-# itself). What a lower layer needs from above (the serializer's exception class) is handed down at start-up.
+# methods (binding/'s method files), they above the Redis tier's (php_table_tier*: each method's work on a
+# tiered namespace, and the helper launcher), all above the helpers they share (values, the users' view,
+# glob), those above errors (php_table_throw), that above the state (php_table_state.c: the process's
+# table), the state above serializer/, and serializer/ above core/ and redis/ (which are Zend-free:
+# core/Makefile's check-zend-free and check-layers check core/ itself). What a lower layer needs from
+# above (the serializer's exception class; the state's hooks: the tier's settings resolver, the users'
+# view) is handed down at start-up.
 #
 #   bash scripts/check-binding-layers.sh BUILD_DIR      BUILD_DIR: a table_build of the extension (lib.sh)
 #
@@ -17,15 +21,26 @@ fail() { echo "binding-layers: $*"; echo "binding-layers: 0 passed, 1 failed"; e
 
 # The layers, top first: "name dir..." (the module is table.o alone, at the build's top). The APCu API
 # (binding/php_table_apcu*.c, table.apcu_compat) is a binding of its own above the methods' binding:
-# "dir:PREFIX" takes only that folder's objects whose name starts with PREFIX, "dir:-PREFIX" all others.
-LAYERS=("module ." "apcu binding:php_table_apcu" "binding binding:-php_table_apcu" "serializer serializer" "core core redis")
+# "dir:P1,P2" takes only that folder's objects whose name starts with one of the prefixes, "dir:-P1,P2"
+# all others.
+HELPERS=php_table_values,php_table_users,php_table_glob
+LAYERS=("module ." "apcu binding:php_table_apcu" "methods binding:-php_table_apcu,php_table_tier,$HELPERS,php_table_errors,php_table_state"
+	"tier binding:php_table_tier" "helpers binding:$HELPERS" "errors binding:php_table_errors" "state binding:php_table_state"
+	"serializer serializer" "core core redis")
 objects() { # DIR... -> the objects of those folders (the module: table.o only)
-	local d
+	local d p o base hit
 	for d in "$@"; do
 		case $d in
 			.) echo "$B/.libs/table.o" ;;
-			*:-*) find "$B/${d%%:*}" -path '*/.libs/*.o' ! -name "${d#*:-}*" 2>/dev/null ;;
-			*:*) find "$B/${d%%:*}" -path '*/.libs/*.o' -name "${d#*:}*" 2>/dev/null ;;
+			*:*)
+				local want=${d#*:} invert=0
+				[ "${want:0:1}" = - ] && { invert=1; want=${want:1}; }
+				while read -r o; do
+					base=$(basename "$o") hit=0
+					for p in ${want//,/ }; do [[ $base == "$p"* ]] && hit=1; done
+					[ $hit != $invert ] && echo "$o"
+				done < <(find "$B/${d%%:*}" -path '*/.libs/*.o' 2>/dev/null)
+				;;
 			*) find "$B/$d" -path '*/.libs/*.o' 2>/dev/null ;;
 		esac
 	done

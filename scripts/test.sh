@@ -24,7 +24,8 @@
 #   observe    status/test/run.sh: the status page served by `php -S`, checked in headless Chromium
 #   embed      (not by default: it needs a thread-safe PHP with the embed SAPI, scripts/build-zts-php.sh)
 #              tests/embed/run.sh: 8 threads of one process running PHP requests on the table, exact
-#              totals (with --zero-copy: table.zero_copy=1 there too)
+#              totals (with --zero-copy: table.zero_copy=1 there too); when table.so has the Redis tier,
+#              again on a tiered namespace against a redis-server of its own
 #   apache     (not by default: it needs a thread-safe PHP's mod_php, PHP_ZTS_APACHE=1 scripts/build-zts-php.sh)
 #              tests/apache/run.sh: Apache's event MPM on loopback, 2 processes x 16 threads, 20,000
 #              increments at concurrency 16, values handed between requests, a timed-out request's holds
@@ -146,6 +147,7 @@ setup_php() {
 		has_layer smoke && pkgs+=(valgrind)       # callgrind, for benchmarks/test/key_length_check.sh
 		has_layer phpt && pkgs+=(prometheus)      # promtool, for tests/12_observability/metrics_promtool.phpt
 		has_layer phpt && pkgs+=(libhiredis-dev libssl-dev openssl "$REDIS_SERVER" "${REDIS_SERVER%-server}-sentinel")   # the Redis tier, and tests/15_redis_tier (sentinel_*.phpt; tls.phpt: libssl-dev for a TLS build, openssl for its certificates)
+		{ has_layer embed || has_layer embed-tsan; } && pkgs+=(libhiredis-dev "$REDIS_SERVER")   # the embed harness's Redis tier pass
 		has_layer observe && pkgs+=(chromium php-xml)
 		[ "$VALGRIND" = 1 ] && pkgs+=(valgrind)
 		[ ${#pkgs[@]} -eq 0 ] || apt_ensure "${pkgs[@]}"

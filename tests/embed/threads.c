@@ -18,6 +18,8 @@
  *                                                 (tests/embed/run.sh writes them)
  *   EMBED_MODULE=/path/table.so                   instead, this program dlopen()s it and starts PHP
  *                                                 with it as a built-in module (see preload_module)
+ *   EMBED_TIER=1                                  the Redis tier's workload instead (tier_worker_code, below),
+ *                                                 on the namespace "tier" that the INI files tier
  * Output: one line per failure, then `embed-threads: N passed, N failed`. Exit status 1 on a failure.
  */
 #include <dlfcn.h>
@@ -65,6 +67,77 @@ static const char worker_code[] =
 	"  } catch (\\Throwable $e) { return get_class($e) . ': ' . $e->getMessage(); }\n"
 	"})(%d, %d, %d, %d)";
 
+/* EMBED_TIER=1 (tests/embed/run.sh starts a redis-server and names it in table.redis, with the
+ * namespace "tier" tiered): the same threads on the Redis tier, each with a connection of its own
+ * (ZTS): shared and own counters by increment(), add()s with one winner each, an array of its own set
+ * and read back identical (its own write, at once), another thread's read whole. */
+static const char tier_worker_code[] =
+	"(function (int $t, int $r, int $n, int $iters) {\n"
+	"  try {\n"
+	"    for ($i = 0; $i < $iters; $i++) {\n"
+	"      Shm\\Table::increment('counter', 1, null, 'tier');\n"
+	"      Shm\\Table::increment(\"thread:$t\", 1, null, 'tier');\n"
+	"      if (Shm\\Table::add(\"added:$r:$i\", $t, null, 'tier')) { Shm\\Table::increment('adds', 1, null, 'tier'); }\n"
+	"      $mine = ['t' => $t, 'r' => $r, 'i' => $i, 'pad' => str_repeat(chr(97 + $t), 200)];\n"
+	"      if (!Shm\\Table::set(\"array:$t\", $mine, null, 'tier')) { return \"set(array:$t) returned false\"; }\n"
+	"      if (Shm\\Table::get(\"array:$t\", 'tier') !== $mine) { return \"array:$t came back different\"; }\n"
+	"      $o = Shm\\Table::get('array:' . (($t + 1) %% $n), 'tier');\n"
+	"      if ($o !== null && $o['pad'] !== str_repeat(chr(97 + $o['t']), 200)) { return 'another thread\\'s array is torn'; }\n"
+	"    }\n"
+	"    return 'ok';\n"
+	"  } catch (\\Throwable $e) { return get_class($e) . ': ' . $e->getMessage(); }\n"
+	"})(%d, %d, %d, %d)";
+
+/* EMBED_TIER=1: the totals, in Redis (read through the tier); no Redis call failed; the helper, which the
+ * launcher forked for this threaded process, made the L1 fresh (waited for: a minute at most; with
+ * TABLE_TEST_TIER_NO_HELPER=1, none was started); and the
+ * connections of the threads that ended were closed (their GSHUTDOWN): Redis counts at most the main
+ * thread's, the vanished thread's (it never ran its GSHUTDOWN), the helper's two and this check's. */
+static const char tier_totals_code[] =
+	"(function (int $n, int $r, int $iters) {\n"
+	"  $want = ['counter' => $n * $r * $iters, 'adds' => $r * $iters];\n"
+	"  for ($t = 0; $t < $n; $t++) { $want[\"thread:$t\"] = $r * $iters; }\n"
+	"  $bad = [];\n"
+	"  foreach ($want as $k => $v) { $g = Shm\\Table::get($k, 'tier'); if ($g !== $v) { $bad[] = \"$k: \" . var_export($g, true) . \" (want $v)\"; } }\n"
+	"  $s = Shm\\Table::stats()['redis'];\n"
+	"  if ($s['errors'] !== 0) { $bad[] = \"redis errors: {$s['errors']} (want 0)\"; }\n"
+	"  if (getenv('TABLE_TEST_TIER_NO_HELPER') === '1') {\n"
+	"    if ($s['helper_starts'] !== 0 || $s['fresh']) { $bad[] = \"TABLE_TEST_TIER_NO_HELPER=1, yet helper_starts {$s['helper_starts']}\"; }\n"
+	"  } else {\n"
+	"    for ($deadline = microtime(true) + 60; !$s['fresh'] && microtime(true) < $deadline; usleep(50000)) {\n"
+	"      Shm\\Table::get('counter', 'tier'); $s = Shm\\Table::stats()['redis'];\n"
+	"    }\n"
+	"    if (!$s['fresh'] || $s['helper_pid'] <= 0) { $bad[] = \"the L1 never became fresh (helper_pid {$s['helper_pid']}, helper_starts {$s['helper_starts']}): no helper started\"; }\n"
+	"  }\n"
+	"  $url = ini_get('table.redis'); $clients = -1;\n"
+	"  for ($deadline = microtime(true) + 60; microtime(true) < $deadline; usleep(50000)) {\n"
+	"    $c = fsockopen(str_starts_with($url, 'unix://') ? $url : 'tcp://' . substr($url, strlen('tcp://')), -1, $errno, $errstr, 10);\n"
+	"    if (!$c) { $bad[] = \"cannot reach $url: $errstr\"; break; }\n"
+	"    fwrite($c, \"CLIENT LIST\\r\\n\"); $len = (int)substr(fgets($c), 1); $list = '';\n"
+	"    while (strlen($list) < $len && !feof($c)) { $list .= fread($c, $len - strlen($list)); }\n"
+	"    fclose($c); $clients = substr_count($list, \"\\n\");\n"
+	"    if ($clients <= 5) { break; }\n"
+	"  }\n"
+	"  if ($clients > 5) { $bad[] = \"Redis has $clients clients (want at most 5): the ended threads' connections stayed open\"; }\n"
+	"  return $bad ? implode('; ', $bad) : sprintf('ok: tier: %%d threads x %%d requests x %%d: counter %%d, adds %%d, %%d Redis clients at the end', $n, $r, $iters, $want['counter'], $want['adds'], $clients);\n"
+	"})(%d, %d, %d)";
+
+/* The totals, the main thread's last request: every counter exact, and only the main thread holds a
+ * reader slot. */
+static const char totals_code[] =
+	"(function (int $n, int $r, int $iters) {\n"
+	"  $want = ['counter' => $n * $r * $iters, 'cas' => $n * $r * $iters, 'adds' => $r * $iters, 'computed' => $r * 10];\n"
+	"  for ($t = 0; $t < $n; $t++) { $want[\"thread:$t\"] = $r * $iters; }\n"
+	"  $bad = [];\n"
+	"  foreach ($want as $k => $v) { $g = Shm\\Table::get($k); if ($g !== $v) { $bad[] = \"$k: \" . var_export($g, true) . \" (want $v)\"; } }\n"
+	"  $s = Shm\\Table::stats();\n"
+	"  if ($s['slots_used'] !== 1) { $bad[] = \"slots_used: {$s['slots_used']} (want 1, the main thread's)\"; }\n"
+	"  if ($s['processes'] !== 1) { $bad[] = \"processes: {$s['processes']} (want 1)\"; }\n"
+	"  return $bad ? implode('; ', $bad) : sprintf('ok: %%d threads x %%d requests x %%d: counter %%d, cas %%d, adds %%d, computed %%d', $n, $r, $iters, $want['counter'], $want['cas'], $want['adds'], $want['computed']);\n"
+	"})(%d, %d, %d)";
+
+static int tier_mode;
+
 typedef struct worker {
 	pthread_t thread;
 	int index;
@@ -74,12 +147,12 @@ typedef struct worker {
 static void *worker(void *arg)
 {
 	worker_t *w = arg;
-	char code[sizeof(worker_code) + 64], out[512], what[700];
+	char code[sizeof(worker_code) + sizeof(tier_worker_code) + 64], out[512], what[700];
 	int r;
 
 	(void)ts_resource(0);
 	for (r = 0; r < requests_n; r++) {
-		snprintf(code, sizeof(code), worker_code, w->index, r, threads_n, iterations_n);
+		snprintf(code, sizeof(code), tier_mode ? tier_worker_code : worker_code, w->index, r, threads_n, iterations_n);
 		if (!embed_request(code, out, sizeof(out))) {
 			snprintf(what, sizeof(what), "thread %d, request %d: %s", w->index, r, out);
 			fail(what);
@@ -129,7 +202,7 @@ static int preload_module(const char *path)
 int main(int argc, char **argv)
 {
 	worker_t *w;
-	char code[2048], out[1024], what[1200];
+	char code[4096], out[1024], what[1200];
 	int i, passed = 0;
 
 	if (argc > 1) threads_n = atoi(argv[1]);
@@ -139,6 +212,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [THREADS>=2 [REQUESTS>=1 [ITERATIONS>=10]]]\n", argv[0]);
 		return 2;
 	}
+	tier_mode = getenv("EMBED_TIER") != NULL && strcmp(getenv("EMBED_TIER"), "1") == 0;
 	if (getenv("EMBED_MODULE") != NULL && *getenv("EMBED_MODULE") != '\0' && !preload_module(getenv("EMBED_MODULE"))) {
 		return 1;
 	}
@@ -148,7 +222,9 @@ int main(int argc, char **argv)
 	}
 	/* php_embed_init left the main thread in a request: set up in it, then end it. */
 	if (!embed_eval_string("(function () { if (!class_exists('Shm\\\\Table')) { return 'no Shm\\\\Table: load table.so'; }"
-	                 " Shm\\Table::clearAll(); Shm\\Table::set('cas', 0); return 'ok'; })()", out, sizeof(out))
+	                 " Shm\\Table::clearAll(); Shm\\Table::set('cas', 0);"
+	                 " if (getenv('EMBED_TIER') === '1' && !Shm\\Table::clear('tier')) { return 'clear(tier) failed'; }"
+	                 " return 'ok'; })()", out, sizeof(out))
 	    || strcmp(out, "ok") != 0) {
 		fprintf(stdout, "FAIL setup: %s\n", out);
 		php_embed_shutdown();
@@ -170,17 +246,7 @@ int main(int argc, char **argv)
 	}
 	passed += failures == 0;
 
-	snprintf(code, sizeof(code),
-		"(function (int $n, int $r, int $iters) {\n"
-		"  $want = ['counter' => $n * $r * $iters, 'cas' => $n * $r * $iters, 'adds' => $r * $iters, 'computed' => $r * 10];\n"
-		"  for ($t = 0; $t < $n; $t++) { $want[\"thread:$t\"] = $r * $iters; }\n"
-		"  $bad = [];\n"
-		"  foreach ($want as $k => $v) { $g = Shm\\Table::get($k); if ($g !== $v) { $bad[] = \"$k: \" . var_export($g, true) . \" (want $v)\"; } }\n"
-		"  $s = Shm\\Table::stats();\n"
-		"  if ($s['slots_used'] !== 1) { $bad[] = \"slots_used: {$s['slots_used']} (want 1, the main thread's)\"; }\n"
-		"  if ($s['processes'] !== 1) { $bad[] = \"processes: {$s['processes']} (want 1)\"; }\n"
-		"  return $bad ? implode('; ', $bad) : sprintf('ok: %%d threads x %%d requests x %%d: counter %%d, cas %%d, adds %%d, computed %%d', $n, $r, $iters, $want['counter'], $want['cas'], $want['adds'], $want['computed']);\n"
-		"})(%d, %d, %d)", threads_n, requests_n, iterations_n);
+	snprintf(code, sizeof(code), tier_mode ? tier_totals_code : totals_code, threads_n, requests_n, iterations_n);
 	if (!embed_request_start(out, sizeof(out))) {
 		fail("the main thread's last request did not start");
 	} else if (embed_eval_string(code, out, sizeof(out)) && strncmp(out, "ok", 2) == 0) {
