@@ -25,8 +25,10 @@ function gone(int $pid): bool
     return $stat === false || preg_match('/\) Z /', $stat) === 1;
 }
 
-// The anonymous segment, and a named one.
-$x = tier_agent($r, ['table.redis_timeout' => '100']);
+// The anonymous segment, and a named one. x's timeout is short enough that the wait for a hung helper below
+// stays short (6 x 1 s + 5 s), and long enough that x's own reads from Redis never hit it on a loaded machine
+// (100 ms did, once, on the debug ZTS PHP beside two other CI steps).
+$x = tier_agent($r, ['table.redis_timeout' => '1000']);
 var_dump(tier_wait_fresh($x));
 $h1 = tier_do($x, 'return Shm\Table::stats()["redis"]["helper_pid"];');
 echo title($h1, "table: redis helper [anonymous]"), "\n";
