@@ -1,0 +1,54 @@
+--TEST--
+Shm\Table: redis tier: cluster://: a bad URL makes the table unavailable with a message saying what is wrong; seed nodes that do not answer give a clear error within table.redis_timeout (or a miss)
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; require __DIR__ . '/tier.inc'; tier_skipif(); ?>
+--FILE--
+<?php
+require __DIR__ . '/tier.inc';
+$cases = [
+    'cluster://',
+    'cluster://?auth=x',
+    'cluster://127.0.0.1:7000?db=5',
+    'cluster://127.0.0.1:7000,127.0.0.1:99999',
+    'cluster://127.0.0.1:7000,,127.0.0.1:7001',
+    'cluster://127.0.0.1:7000?color=blue',
+    'cluster://127.0.0.1:7000?master=m',
+    'cluster://127.0.0.1:7000?cafile=/ca.pem',
+];
+foreach ($cases as $url) {
+    $argv = tier_argv('try { Table::get("k"); echo "available\n"; } catch (Shm\TableException $e) { echo $e->getMessage(), "\n"; }',
+        ['table.redis' => "\"$url\"", 'table.redis_namespaces' => 'shared', 'table.memory' => '8M']);
+    $p = proc_open($argv, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+    echo stream_get_contents($pipes[1]), stream_get_contents($pipes[2]);
+    proc_close($p);
+}
+// db=0 is the one database a cluster has: accepted.
+echo tier_run(['sock' => '/nonexistent'], 'var_dump(Table::set("local", 1, null, "other"));',
+    tier_url_ini('cluster://127.0.0.1:' . tier_free_port() . '?db=0') + ['table.redis_namespaces' => 'shared']);
+// Valid, but no node listens: the table works; a tiered call throws a message naming the cluster, and
+// takes about table.redis_timeout (5 s of slack: a loaded machine); with on_error=miss it is a miss.
+$down = 'cluster://127.0.0.1:' . tier_free_port() . ',127.0.0.1:' . tier_free_port();
+echo tier_run(['sock' => '/nonexistent'], <<<'PHP'
+var_dump(Table::set('local', 1, null, 'other'));
+$t = hrtime(true);
+try { Table::get('k', 'shared'); } catch (Shm\TableException $e) { echo $e->getMessage(), "\n"; }
+echo 'bounded: ', var_export((hrtime(true) - $t) / 1e6 < 300 + 5000, true), "\n";
+PHP, tier_url_ini($down) + ['table.redis_namespaces' => 'shared', 'table.redis_timeout' => '300']);
+echo tier_run(['sock' => '/nonexistent'], 'var_dump(Table::get("k", "shared"), Table::set("k", 1, null, "shared"));',
+    tier_url_ini($down) + ['table.redis_namespaces' => 'shared', 'table.redis_on_error' => 'miss']);
+?>
+--EXPECTF--
+Shm\Table is unavailable: table.redis=cluster:// is not valid: no seed node hosts (expected cluster://host:port,host:port)
+Shm\Table is unavailable: table.redis=cluster://?auth=*** is not valid: no seed node hosts (expected cluster://host:port,host:port)
+Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000?db=5 is not valid: db=5: a Redis Cluster has only database 0 (leave db= out, or db=0)
+Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000,127.0.0.1:99999 is not valid: seed node 2: bad port "99999" (expected 1 to 65535)
+Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000,,127.0.0.1:7001 is not valid: seed node 2: empty host (two ',' in a row, or one at an end)
+Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000?color=blue is not valid: unknown parameter "color"%s
+Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000?master=m is not valid: master= is only for sentinel:// (sentinel://host:port,...?master=NAME); a cluster finds its masters itself
+Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000?cafile=/ca.pem is not valid: cafile= is only for tls://, sentinel+tls:// and cluster+tls://
+bool(true)
+bool(true)
+Shm\Table::get(): Redis (table.redis) failed: %scluster%s127.0.0.1:%d%s; nothing was changed on this host
+bounded: true
+NULL
+bool(false)
