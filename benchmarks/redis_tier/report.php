@@ -5,10 +5,13 @@
 // Usage: php report.php RESULTS_FILE REPEATS
 declare(strict_types=1);
 
+// Rows of cases a and b name the phpredis client they compared with (Redis, or RedisCluster with
+// --cluster); each client's rows are kept apart, single-server ones first.
 $rows = [];
 foreach (file($argv[1], FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
     $r = json_decode($line, true);
-    $rows[$r['case']][$r['row']][] = $r;
+    $r['client'] ??= 'Redis';
+    $rows[$r['case']][$r['row'] . ($r['client'] === 'Redis' ? '' : " ({$r['client']})")][] = $r;
 }
 $repeats = (int) $argv[2];
 
@@ -44,23 +47,23 @@ $ran = [];
 
 $lines = [];
 foreach ($rows['a'] ?? [] as $row => $rs) {
-    $lines[] = [$row, (string) $rs[0]['bytes'], $n0(med($rs, fn ($r) => $r['table_ops'])),
+    $lines[] = [$rs[0]['row'], $rs[0]['client'], (string) $rs[0]['bytes'], $n0(med($rs, fn ($r) => $r['table_ops'])),
         $n0(med($rs, fn ($r) => $r['redis_ops'])), sprintf('%.1fx', med($rs, fn ($r) => $r['table_ops'] / $r['redis_ops'])),
         '>= 50x'];
     $ran[] = "a/$row";
 }
 echo " a. L1 hit: Shm\\Table::get(\$k, 'tiered') vs phpredis GET of the same Redis key, ops/s (one process)\n";
-table(['value', 'bytes in Redis', 'Table get/s', 'phpredis GET/s', 'Factor', 'goal'], $lines);
+table(['value', 'client', 'bytes in Redis', 'Table get/s', 'phpredis GET/s', 'Factor', 'goal'], $lines);
 
 $lines = [];
 foreach ($rows['b'] ?? [] as $row => $rs) {
-    $lines[] = [$row, (string) $rs[0]['keys'], $n1(med($rs, fn ($r) => $r['table_us'])),
+    $lines[] = [$rs[0]['row'], $rs[0]['client'], (string) $rs[0]['keys'], $n1(med($rs, fn ($r) => $r['table_us'])),
         $n1(med($rs, fn ($r) => $r['redis_us'])), sprintf('%.2fx', med($rs, fn ($r) => $r['table_us'] / $r['redis_us'])),
         '<= 1.2x'];
     $ran[] = "b/$row";
 }
 echo "\n b. Miss path: each key read once, in Redis but not in this host's L1 (read + fill) vs phpredis GET, us per read\n";
-table(['case', 'keys/pass', 'Table us', 'phpredis us', 'Factor (time)', 'goal'], $lines);
+table(['case', 'client', 'keys/pass', 'Table us', 'phpredis us', 'Factor (time)', 'goal'], $lines);
 
 $lines = [];
 foreach ($rows['c'] ?? [] as $row => $rs) {
