@@ -15,19 +15,36 @@
  * The atomic read-modify-write commands are Lua scripts (redis_scripts.h), sent with EVALSHA; when the
  * server does not have the script yet (NOSCRIPT: a new or restarted server, SCRIPT FLUSH), EVAL sends its
  * text, which also caches it for the next EVALSHA.
+ *
+ * cluster:// (redis_cluster.h): every command goes through run_keyed(), which picks the master of its key's
+ * slot and follows redirections. A redirected command was not executed (MOVED/ASK are refusals), and the
+ * pipelines sent here concern one slot each and are read-only (GET/PTTL, MGET/PTTL), idempotent
+ * (EXISTS/PERSIST) or a MULTI block that a refused SET aborts as a whole (EXECABORT), so sending them again
+ * to the node named applies nothing twice. MOVED updates the slot (or, when it names a master the map does
+ * not know, goes there and makes the next call learn the map again) and resends at once; ASK resends to the
+ * node named, after ASKING, and leaves the map as it is. At most TBL_REDIS_CLUSTER_REDIRECTS_MAX of them per
+ * command. A connection error, TRYAGAIN or CLUSTERDOWN makes the next call learn the map again; the call
+ * itself fails (EIO, or EREPLY with the server's text), as on one server. Multi-key calls are split by slot,
+ * one command (or MULTI block) per slot, all within the call's one deadline, and their results put back in
+ * the caller's order.
  */
 #include "redis_client.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "redis_cluster.h"
 #include "redis_conn.h"
 #include "redis_scripts.h"
 
 struct tbl_redis {
-	tbl_redis_conn_t conn;
+	tbl_redis_conn_t conn;          /* one server; with cluster:// only its where/err, for the cluster's failures */
+	tbl_redis_cluster_t *cluster;   /* cluster://, NULL otherwise */
+	tbl_redis_conn_t *cur;          /* the connection of the last command: its err is last_error */
+	uint64_t deadline;              /* cluster://: the deadline of the call under way, 0 between calls */
 };
 
 /* One command of a pipeline: argc arguments with their lengths. */
@@ -61,7 +78,15 @@ const char *tbl_redis_status_str(tbl_redis_status_t st)
 tbl_redis_t *tbl_redis_new(const tbl_redis_url_t *url, unsigned timeout_ms)
 {
 	tbl_redis_t *r = malloc(sizeof(*r));
-	if (r) tbl_redis_conn_init(&r->conn, url, timeout_ms);
+	if (!r) return NULL;
+	tbl_redis_conn_init(&r->conn, url, timeout_ms);
+	r->cur = &r->conn;
+	r->cluster = NULL;
+	r->deadline = 0;
+	if (url->is_cluster && !(r->cluster = tbl_redis_cluster_new(url, timeout_ms))) {
+		free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -69,6 +94,7 @@ void tbl_redis_free(tbl_redis_t *r)
 {
 	if (!r) return;
 	tbl_redis_conn_close(&r->conn);
+	tbl_redis_cluster_free(r->cluster);
 	free(r);
 }
 
@@ -76,20 +102,23 @@ void tbl_redis_on_reconnect(tbl_redis_t *r, void (*fn)(void *ctx), void *ctx)
 {
 	r->conn.on_reopen = fn;
 	r->conn.on_reopen_ctx = ctx;
+	if (r->cluster) tbl_redis_cluster_on_reconnect(r->cluster, fn, ctx);
 }
 
 void tbl_redis_forget(tbl_redis_t *r)
 {
 	tbl_redis_conn_close(&r->conn);
+	if (r->cluster) tbl_redis_cluster_forget(r->cluster);
 }
 
 const char *tbl_redis_last_error(const tbl_redis_t *r)
 {
-	return r->conn.err;
+	return r->cur->err;
 }
 
 int tbl_redis_connected(const tbl_redis_t *r)
 {
+	if (r->cluster) return tbl_redis_cluster_has_map(r->cluster) && r->cur->ctx != NULL;
 	return r->conn.ctx != NULL;
 }
 
@@ -101,14 +130,16 @@ static void free_replies(size_t n, redisReply **replies)
 	}
 }
 
-/* Sends n commands and reads their n replies into replies[] (all NULL on failure). */
-static tbl_redis_status_t run(tbl_redis_t *r, size_t n, const command_t *cmds, redisReply **replies)
+/* Sends n commands on c and reads their n replies into replies[] (all NULL on failure), before deadline
+ * (0: now + timeout_ms, taken after the idle check). asking: ASKING first (cluster://), its reply dropped. */
+static tbl_redis_status_t run_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t deadline, int asking, size_t n,
+                                 const command_t *cmds, redisReply **replies)
 {
-	tbl_redis_conn_t *c = &r->conn;
 	sigset_t saved;
 	tbl_redis_status_t st = TBL_REDIS_OK;
 	for (size_t i = 0; i < n; i++) replies[i] = NULL;
 
+	r->cur = c;
 	tbl_redis_sigpipe_block(&saved);
 	/* A connection the server closed while it sat idle (between requests of a php-fpm worker, its
 	 * `timeout` or a proxy's idle timeout may pass) is replaced before anything is sent on it: nothing
@@ -117,12 +148,25 @@ static tbl_redis_status_t run(tbl_redis_t *r, size_t n, const command_t *cmds, r
 	if (c->ctx && tbl_redis_conn_closed_while_idle(c)) tbl_redis_conn_close(c);
 	/* One deadline for the whole call: the lookup, the connect and the handshake when it connects, then
 	 * the commands and their replies. */
-	uint64_t deadline = tbl_redis_now_ms() + c->timeout_ms;
+	if (deadline == 0) deadline = tbl_redis_now_ms() + c->timeout_ms;
 	if (!c->ctx) st = tbl_redis_conn_open(c, 0, deadline);
+	if (asking && st == TBL_REDIS_OK) {
+		const char *asking_argv[] = { "ASKING" };
+		st = tbl_redis_conn_append(c, 1, asking_argv, NULL);
+	}
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		st = tbl_redis_conn_append(c, cmds[i].argc, cmds[i].argv, cmds[i].lens);
 	}
 	if (st == TBL_REDIS_OK) st = tbl_redis_conn_flush(c, deadline);
+	if (asking && st == TBL_REDIS_OK) {
+		redisReply *reply;
+		st = tbl_redis_conn_read(c, deadline, &reply);
+		if (st == TBL_REDIS_OK) {
+			int type = reply->type;
+			freeReplyObject(reply);
+			if (type != REDIS_REPLY_STATUS) st = tbl_redis_conn_fail(c, "unexpected reply to ASKING (type %d)", type);
+		}
+	}
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		st = tbl_redis_conn_read(c, deadline, &replies[i]);
 	}
@@ -140,10 +184,111 @@ static tbl_redis_status_t run(tbl_redis_t *r, size_t n, const command_t *cmds, r
 	return st;
 }
 
+/* The cluster's own failure (no map, a slot nobody serves, too many redirections): EIO with the text in
+ * r->conn, which last_error then reports. */
+static tbl_redis_status_t cluster_fail(tbl_redis_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static tbl_redis_status_t cluster_fail(tbl_redis_t *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->conn.err, sizeof(r->conn.err), fmt, ap);
+	va_end(ap);
+	r->cur = &r->conn;
+	return TBL_REDIS_EIO;
+}
+
+static int error_starts(const redisReply *reply, const char *word)
+{
+	size_t n = strlen(word);
+	return reply->type == REDIS_REPLY_ERROR && reply->len >= n && memcmp(reply->str, word, n) == 0;
+}
+
+/* The first redirection among n replies: as tbl_redis_cluster_parse_redirect (0 none). TRYAGAIN and
+ * CLUSTERDOWN make the map forgotten (the call returns them as error replies). */
+static int find_redirect(tbl_redis_cluster_t *cl, size_t n, redisReply **replies, unsigned *slot, char *host,
+                         size_t hostcap, int *port)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (replies[i]->type != REDIS_REPLY_ERROR) continue;
+		int kind = tbl_redis_cluster_parse_redirect(replies[i]->str, replies[i]->len, slot, host, hostcap, port);
+		if (kind != 0) return kind;
+		if (error_starts(replies[i], "TRYAGAIN") || error_starts(replies[i], "CLUSTERDOWN")) {
+			tbl_redis_cluster_forget_map(cl);
+		}
+	}
+	return 0;
+}
+
+/* cluster://: n commands about the one slot `slot`, sent to its master, redirections followed (see the top). */
+static tbl_redis_status_t run_slot(tbl_redis_t *r, unsigned slot, size_t n, const command_t *cmds, redisReply **replies)
+{
+	tbl_redis_cluster_t *cl = r->cluster;
+	uint64_t deadline = r->deadline ? r->deadline : tbl_redis_now_ms() + r->conn.timeout_ms;
+	tbl_redis_conn_t *go_to = NULL;   /* where a redirection sent the command */
+	int asking = 0;
+	for (size_t i = 0; i < n; i++) replies[i] = NULL;
+	for (int hop = 0; hop <= TBL_REDIS_CLUSTER_REDIRECTS_MAX; hop++) {
+		if (!go_to && !tbl_redis_cluster_has_map(cl)) {
+			tbl_redis_status_t st = tbl_redis_cluster_discover(cl, deadline, r->conn.err, sizeof(r->conn.err));
+			if (st != TBL_REDIS_OK) {
+				r->cur = &r->conn;
+				return st;
+			}
+		}
+		tbl_redis_conn_t *c = go_to ? go_to : tbl_redis_cluster_slot_conn(cl, slot);
+		if (!c) {
+			tbl_redis_cluster_forget_map(cl);
+			return cluster_fail(r, "%s: no master serves slot %u (the cluster is down or being set up)", r->conn.where,
+			                    slot);
+		}
+		tbl_redis_status_t st = run_on(r, c, deadline, asking, n, cmds, replies);
+		if (st != TBL_REDIS_OK) {
+			/* A node gone (failed over, restarted) or a timeout: learn the map again on the next call. */
+			tbl_redis_cluster_forget_map(cl);
+			return st;
+		}
+		unsigned to_slot = 0;
+		char host[256];
+		int port = 0;
+		int kind = find_redirect(cl, n, replies, &to_slot, host, sizeof(host), &port);
+		if (kind == 0) return TBL_REDIS_OK;
+		free_replies(n, replies);
+		if (kind < 0) {
+			tbl_redis_cluster_forget_map(cl);
+			return tbl_redis_conn_fail(c, "a malformed MOVED/ASK redirection (not followed)");
+		}
+		tbl_redis_conn_t *to = tbl_redis_cluster_node(cl, host, port);
+		if (!to) return cluster_fail(r, "%s: too many nodes to follow a redirection", r->conn.where);
+		if (kind == 1) {
+			/* A master the map knows: that slot is its now. One it does not know (a failover, a new node):
+			 * go there now and learn the whole map on the next call. */
+			tbl_redis_cluster_moved(cl, to_slot, to);
+			go_to = tbl_redis_cluster_has_map(cl) ? NULL : to;
+			asking = 0;
+		} else {
+			go_to = to;
+			asking = 1;
+		}
+	}
+	tbl_redis_cluster_forget_map(cl);
+	return cluster_fail(r, "%s: more than %d MOVED/ASK redirections for slot %u (resharding?)", r->conn.where,
+	                    TBL_REDIS_CLUSTER_REDIRECTS_MAX, slot);
+}
+
+/* n commands about one key (or keys of one slot, key being one of them): to its master with cluster://,
+ * else to the one server. */
+static tbl_redis_status_t run_keyed(tbl_redis_t *r, const char *key, size_t klen, size_t n, const command_t *cmds,
+                                    redisReply **replies)
+{
+	if (r->cluster) return run_slot(r, tbl_redis_cluster_key_slot(key, klen), n, cmds, replies);
+	return run_on(r, &r->conn, 0, 0, n, cmds, replies);
+}
+
+/* One command whose argv[1] is its key (every command sent with run_one). */
 static tbl_redis_status_t run_one(tbl_redis_t *r, int argc, const char **argv, const size_t *lens, redisReply **reply)
 {
 	command_t cmd = { argc, argv, lens };
-	return run(r, 1, &cmd, reply);
+	return run_keyed(r, argv[1], lens[1], 1, &cmd, reply);
 }
 
 /* A reply of a type the command never answers with: the stream is out of step, so drop it. */
@@ -151,13 +296,13 @@ static tbl_redis_status_t unexpected(tbl_redis_t *r, const char *command, redisR
 {
 	int type = reply ? reply->type : -1;
 	if (reply) freeReplyObject(reply);
-	return tbl_redis_conn_fail(&r->conn, "unexpected reply to %s (type %d)", command, type);
+	return tbl_redis_conn_fail(r->cur, "unexpected reply to %s (type %d)", command, type);
 }
 
 /* The reply is an error: EREPLY with its text (the reply is freed). */
 static tbl_redis_status_t error_reply(tbl_redis_t *r, redisReply *reply)
 {
-	tbl_redis_status_t st = tbl_redis_conn_error_reply(&r->conn, reply);
+	tbl_redis_status_t st = tbl_redis_conn_error_reply(r->cur, reply);
 	freeReplyObject(reply);
 	return st;
 }
@@ -167,7 +312,7 @@ static tbl_redis_status_t copy_string(tbl_redis_t *r, const redisReply *reply, t
 {
 	out->data = malloc(reply->len + 1);
 	if (!out->data) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory for a %zu-byte value", r->conn.where,
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory for a %zu-byte value", r->cur->where,
 		         (size_t)reply->len);
 		return TBL_REDIS_ENOMEM;
 	}
@@ -191,16 +336,46 @@ static tbl_redis_status_t run_integer(tbl_redis_t *r, const char *name, int argc
 	return TBL_REDIS_OK;
 }
 
-tbl_redis_status_t tbl_redis_ping(tbl_redis_t *r)
+/* PING on connection c (the one server, or a cluster's master). */
+static tbl_redis_status_t ping_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t deadline)
 {
 	const char *argv[] = { "PING" };
+	command_t cmd = { 1, argv, NULL };
 	redisReply *reply;
-	tbl_redis_status_t st = run_one(r, 1, argv, NULL, &reply);
+	tbl_redis_status_t st = run_on(r, c, deadline, 0, 1, &cmd, &reply);
 	if (st != TBL_REDIS_OK) return st;
 	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
 	if (reply->type != REDIS_REPLY_STATUS) return unexpected(r, "PING", reply);
 	freeReplyObject(reply);
 	return TBL_REDIS_OK;
+}
+
+/* cluster://: the masters of the map (learnt first when unknown), into out (TBL_REDIS_CLUSTER_NODES_MAX). */
+static tbl_redis_status_t cluster_masters(tbl_redis_t *r, uint64_t deadline, tbl_redis_conn_t **out, int *n)
+{
+	*n = 0;
+	if (!tbl_redis_cluster_has_map(r->cluster)) {
+		tbl_redis_status_t st = tbl_redis_cluster_discover(r->cluster, deadline, r->conn.err, sizeof(r->conn.err));
+		if (st != TBL_REDIS_OK) {
+			r->cur = &r->conn;
+			return st;
+		}
+	}
+	*n = tbl_redis_cluster_masters(r->cluster, out, TBL_REDIS_CLUSTER_NODES_MAX);
+	return TBL_REDIS_OK;
+}
+
+tbl_redis_status_t tbl_redis_ping(tbl_redis_t *r)
+{
+	if (!r->cluster) return ping_on(r, &r->conn, 0);
+	/* Every master, within one timeout: the first that fails is the answer. */
+	tbl_redis_conn_t *masters[TBL_REDIS_CLUSTER_NODES_MAX];
+	int n;
+	uint64_t deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
+	tbl_redis_status_t st = cluster_masters(r, deadline, masters, &n);
+	for (int i = 0; i < n && st == TBL_REDIS_OK; i++) st = ping_on(r, masters[i], deadline);
+	if (st == TBL_REDIS_EIO) tbl_redis_cluster_forget_map(r->cluster);
+	return st;
 }
 
 tbl_redis_status_t tbl_redis_get(tbl_redis_t *r, const char *key, size_t klen, tbl_redis_buf_t *out)
@@ -232,7 +407,7 @@ tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t kl
 	out->data = NULL;
 	out->len = 0;
 	*pttl_ms = -1;
-	if ((st = run(r, 2, cmds, replies)) != TBL_REDIS_OK) {
+	if ((st = run_keyed(r, key, klen, 2, cmds, replies)) != TBL_REDIS_OK) {
 		return st;
 	}
 	if (replies[0]->type == REDIS_REPLY_ERROR) {
@@ -266,7 +441,7 @@ static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys
 	}
 	if (n == 0) return TBL_REDIS_OK;
 	if (n >= (size_t)INT32_MAX / 2) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: MGET of %zu keys is too many", r->conn.where, n);
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: MGET of %zu keys is too many", r->cur->where, n);
 		return TBL_REDIS_EREPLY;
 	}
 	/* MGET's arguments, then two (PTTL key) for each key when its expiry is asked for too. */
@@ -293,9 +468,9 @@ static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys
 			plens[1] = klens[i];
 			cmds[i + 1] = (command_t){ 2, pargv, plens };
 		}
-		st = run(r, ncmds, cmds, replies);
+		st = run_keyed(r, keys[0], klens[0], ncmds, cmds, replies);
 	} else {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MGET", r->conn.where);
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building MGET", r->cur->where);
 	}
 	free(argv);
 	free(lens);
@@ -341,15 +516,102 @@ static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys
 	return st;
 }
 
+/* cluster://: keys grouped by slot. by[] is 0..n-1 ordered by (slot, index); a group is a run of one slot. */
+typedef struct slot_index {
+	unsigned slot;
+	size_t index;
+} slot_index_t;
+
+static int slot_index_order(const void *a, const void *b)
+{
+	const slot_index_t *x = a, *y = b;
+	if (x->slot != y->slot) return x->slot < y->slot ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The grouping of n keys (malloc'd; NULL when out of memory, with the message set). */
+static slot_index_t *group_by_slot(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens)
+{
+	slot_index_t *by = malloc(n * sizeof(*by));
+	if (!by) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory grouping %zu keys by slot", r->conn.where, n);
+		r->cur = &r->conn;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) by[i] = (slot_index_t){ tbl_redis_cluster_key_slot(keys[i], klens[i]), i };
+	qsort(by, n, sizeof(*by), slot_index_order);
+	return by;
+}
+
+/* The end of the group that starts at by[from]. */
+static size_t group_end(const slot_index_t *by, size_t n, size_t from)
+{
+	size_t to = from + 1;
+	while (to < n && by[to].slot == by[from].slot) to++;
+	return to;
+}
+
+/* cluster://: one MGET (and PTTLs) per slot, the results put back in the caller's order. */
+static tbl_redis_status_t cluster_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                       tbl_redis_buf_t *out, int64_t *pttls)
+{
+	for (size_t i = 0; i < n; i++) {
+		out[i].data = NULL;
+		out[i].len = 0;
+		if (pttls) pttls[i] = -1;
+	}
+	if (n == 0) return TBL_REDIS_OK;
+	slot_index_t *by = group_by_slot(r, n, keys, klens);
+	const char **gkeys = malloc(n * sizeof(*gkeys));
+	size_t *glens = malloc(n * sizeof(*glens));
+	tbl_redis_buf_t *gout = malloc(n * sizeof(*gout));
+	int64_t *gpttls = malloc(n * sizeof(*gpttls));
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	if (by && gkeys && glens && gout && gpttls) {
+		st = TBL_REDIS_OK;
+		r->deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
+		for (size_t from = 0, to; from < n && st == TBL_REDIS_OK; from = to) {
+			to = group_end(by, n, from);
+			for (size_t j = from; j < to; j++) {
+				gkeys[j - from] = keys[by[j].index];
+				glens[j - from] = klens[by[j].index];
+			}
+			st = mget(r, to - from, gkeys, glens, gout, pttls ? gpttls : NULL);
+			for (size_t j = from; j < to && st == TBL_REDIS_OK; j++) {
+				out[by[j].index] = gout[j - from];
+				if (pttls) pttls[by[j].index] = gpttls[j - from];
+			}
+		}
+		r->deadline = 0;
+	} else if (by) {
+		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MGET", r->conn.where);
+		r->cur = &r->conn;
+	}
+	if (st != TBL_REDIS_OK) {
+		for (size_t i = 0; i < n; i++) {
+			tbl_redis_buf_free(&out[i]);
+			if (pttls) pttls[i] = -1;
+		}
+	}
+	free(by);
+	free(gkeys);
+	free(glens);
+	free(gout);
+	free(gpttls);
+	return st;
+}
+
 tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                   tbl_redis_buf_t *out)
 {
+	if (r->cluster) return cluster_mget(r, n, keys, klens, out, NULL);
 	return mget(r, n, keys, klens, out, NULL);
 }
 
 tbl_redis_status_t tbl_redis_mget_pttl(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                        tbl_redis_buf_t *out, int64_t *pttls_ms)
 {
+	if (r->cluster) return cluster_mget(r, n, keys, klens, out, pttls_ms);
 	return mget(r, n, keys, klens, out, pttls_ms);
 }
 
@@ -389,8 +651,9 @@ tbl_redis_status_t tbl_redis_set(tbl_redis_t *r, const char *key, size_t klen, c
 	return st;
 }
 
-tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
-                                      const void *const *vals, const size_t *vlens, uint64_t ttl_ms)
+/* The n SETs in one MULTI/EXEC (with cluster://, keys of one slot). */
+static tbl_redis_status_t set_many(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                   const void *const *vals, const size_t *vlens, uint64_t ttl_ms)
 {
 	if (n == 0) return TBL_REDIS_OK;
 	static const char *multi_argv[] = { "MULTI" }, *exec_argv[] = { "EXEC" };
@@ -402,7 +665,7 @@ tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *cons
 	char ttl_text[24];
 	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
 	if (!cmds || !argv || !lens || !replies) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MULTI/EXEC", r->conn.where);
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building MULTI/EXEC", r->cur->where);
 		goto out;
 	}
 	cmds[0] = (command_t){ 1, multi_argv, NULL };
@@ -415,7 +678,7 @@ tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *cons
 		cmds[i + 1].lens = l;
 	}
 	cmds[n + 1] = (command_t){ 1, exec_argv, NULL };
-	st = run(r, ncmd, cmds, replies);
+	st = run_keyed(r, keys[0], klens[0], ncmd, cmds, replies);
 	if (st != TBL_REDIS_OK) goto out;
 
 	/* MULTI +OK, each SET +QUEUED (or an error, which makes EXEC abort), EXEC an array of n +OK. */
@@ -430,15 +693,15 @@ tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *cons
 	const redisReply *exec = replies[n + 1];
 	if (st == TBL_REDIS_OK) {
 		if (refused) {
-			st = tbl_redis_conn_error_reply(&r->conn, refused);
+			st = tbl_redis_conn_error_reply(r->cur, refused);
 		} else if (exec->type == REDIS_REPLY_ERROR) {
-			st = tbl_redis_conn_error_reply(&r->conn, exec);
+			st = tbl_redis_conn_error_reply(r->cur, exec);
 		} else if (exec->type != REDIS_REPLY_ARRAY || exec->elements != n) {
 			st = unexpected(r, "EXEC", NULL);
 		} else {
 			for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 				if (exec->element[i]->type == REDIS_REPLY_ERROR) {
-					st = tbl_redis_conn_error_reply(&r->conn, exec->element[i]);
+					st = tbl_redis_conn_error_reply(r->cur, exec->element[i]);
 				}
 			}
 		}
@@ -452,13 +715,73 @@ out:
 	return st;
 }
 
-tbl_redis_status_t tbl_redis_del(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
-                                 uint64_t *deleted)
+/* Keys, lengths and values of one slot's group, gathered for a per-slot call. */
+typedef struct slot_group {
+	const char **keys;
+	size_t *klens;
+	const void **vals;
+	size_t *vlens;
+} slot_group_t;
+
+static void slot_group_free(slot_group_t *g)
+{
+	free(g->keys);
+	free(g->klens);
+	free(g->vals);
+	free(g->vlens);
+}
+
+static int slot_group_alloc(tbl_redis_t *r, slot_group_t *g, size_t n, int with_values)
+{
+	g->keys = malloc(n * sizeof(*g->keys));
+	g->klens = malloc(n * sizeof(*g->klens));
+	g->vals = with_values ? malloc(n * sizeof(*g->vals)) : NULL;
+	g->vlens = with_values ? malloc(n * sizeof(*g->vlens)) : NULL;
+	if (g->keys && g->klens && (!with_values || (g->vals && g->vlens))) return 0;
+	slot_group_free(g);
+	snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory grouping %zu keys by slot", r->conn.where, n);
+	r->cur = &r->conn;
+	return -1;
+}
+
+tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                      const void *const *vals, const size_t *vlens, uint64_t ttl_ms)
+{
+	if (!r->cluster || n == 0) return set_many(r, n, keys, klens, vals, vlens, ttl_ms);
+	/* One MULTI/EXEC per slot, in slot order: atomic per slot only (redis_client.h). */
+	slot_group_t g;
+	slot_index_t *by = group_by_slot(r, n, keys, klens);
+	if (!by) return TBL_REDIS_ENOMEM;
+	if (slot_group_alloc(r, &g, n, 1) != 0) {
+		free(by);
+		return TBL_REDIS_ENOMEM;
+	}
+	tbl_redis_status_t st = TBL_REDIS_OK;
+	r->deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
+	for (size_t from = 0, to; from < n && st == TBL_REDIS_OK; from = to) {
+		to = group_end(by, n, from);
+		for (size_t j = from; j < to; j++) {
+			g.keys[j - from] = keys[by[j].index];
+			g.klens[j - from] = klens[by[j].index];
+			g.vals[j - from] = vals[by[j].index];
+			g.vlens[j - from] = vlens[by[j].index];
+		}
+		st = set_many(r, to - from, g.keys, g.klens, g.vals, g.vlens, ttl_ms);
+	}
+	r->deadline = 0;
+	slot_group_free(&g);
+	free(by);
+	return st;
+}
+
+/* One DEL of n keys (with cluster://, keys of one slot). */
+static tbl_redis_status_t del(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                              uint64_t *deleted)
 {
 	*deleted = 0;
 	if (n == 0) return TBL_REDIS_OK;
 	if (n >= (size_t)INT32_MAX) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: DEL of %zu keys is too many", r->conn.where, n);
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: DEL of %zu keys is too many", r->cur->where, n);
 		return TBL_REDIS_EREPLY;
 	}
 	const char **argv = malloc((n + 1) * sizeof(*argv));
@@ -474,11 +797,41 @@ tbl_redis_status_t tbl_redis_del(tbl_redis_t *r, size_t n, const char *const *ke
 		}
 		st = run_integer(r, "DEL", (int)(n + 1), argv, lens, &count);
 	} else {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building DEL", r->conn.where);
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building DEL", r->cur->where);
 	}
 	free(argv);
 	free(lens);
 	if (st == TBL_REDIS_OK) *deleted = count > 0 ? (uint64_t)count : 0;
+	return st;
+}
+
+tbl_redis_status_t tbl_redis_del(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+                                 uint64_t *deleted)
+{
+	if (!r->cluster || n == 0) return del(r, n, keys, klens, deleted);
+	*deleted = 0;
+	slot_group_t g;
+	slot_index_t *by = group_by_slot(r, n, keys, klens);
+	if (!by) return TBL_REDIS_ENOMEM;
+	if (slot_group_alloc(r, &g, n, 0) != 0) {
+		free(by);
+		return TBL_REDIS_ENOMEM;
+	}
+	tbl_redis_status_t st = TBL_REDIS_OK;
+	r->deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
+	for (size_t from = 0, to; from < n && st == TBL_REDIS_OK; from = to) {
+		uint64_t count = 0;
+		to = group_end(by, n, from);
+		for (size_t j = from; j < to; j++) {
+			g.keys[j - from] = keys[by[j].index];
+			g.klens[j - from] = klens[by[j].index];
+		}
+		st = del(r, to - from, g.keys, g.klens, &count);
+		*deleted += count;
+	}
+	r->deadline = 0;
+	slot_group_free(&g);
+	free(by);
 	return st;
 }
 
@@ -520,11 +873,11 @@ tbl_redis_status_t tbl_redis_expire(tbl_redis_t *r, const char *key, size_t klen
 	size_t exists_lens[] = { 6, klen }, persist_lens[] = { 7, klen };
 	command_t cmds[] = { { 2, exists_argv, exists_lens }, { 2, persist_argv, persist_lens } };
 	redisReply *replies[2];
-	tbl_redis_status_t st = run(r, 2, cmds, replies);
+	tbl_redis_status_t st = run_keyed(r, key, klen, 2, cmds, replies);
 	if (st != TBL_REDIS_OK) return st;
 	for (int i = 0; i < 2 && st == TBL_REDIS_OK; i++) {
 		if (replies[i]->type == REDIS_REPLY_ERROR) {
-			st = tbl_redis_conn_error_reply(&r->conn, replies[i]);
+			st = tbl_redis_conn_error_reply(r->cur, replies[i]);
 		} else if (replies[i]->type != REDIS_REPLY_INTEGER) {
 			st = unexpected(r, i == 0 ? "EXISTS" : "PERSIST", NULL);
 		}
@@ -548,13 +901,14 @@ static tbl_redis_status_t run_script(tbl_redis_t *r, const char *sha1, const cha
 		argv[3 + i] = args[i];
 		lens[3 + i] = arglens[i];
 	}
-	tbl_redis_status_t st = run_one(r, 3 + nargs, argv, lens, reply);
+	command_t cmd = { 3 + nargs, argv, lens };
+	tbl_redis_status_t st = run_keyed(r, args[0], arglens[0], 1, &cmd, reply);
 	if (st != TBL_REDIS_OK) return st;
 	if ((*reply)->type == REDIS_REPLY_ERROR && (*reply)->len >= 8 && memcmp((*reply)->str, "NOSCRIPT", 8) == 0) {
 		freeReplyObject(*reply);
 		argv[0] = "EVAL", lens[0] = 4;
 		argv[1] = text, lens[1] = strlen(text);
-		st = run_one(r, 3 + nargs, argv, lens, reply);
+		st = run_keyed(r, args[0], arglens[0], 1, &cmd, reply);
 	}
 	return st;
 }
@@ -576,8 +930,8 @@ tbl_redis_status_t tbl_redis_incrby(tbl_redis_t *r, const char *key, size_t klen
                                     int64_t *result)
 {
 	if (ttl_ms > TBL_REDIS_TTL_MS_MAX) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: ttl of %" PRIu64 " ms is too large (at most %" PRIu64 ")",
-		         r->conn.where, ttl_ms, TBL_REDIS_TTL_MS_MAX);
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: ttl of %" PRIu64 " ms is too large (at most %" PRIu64 ")",
+		         r->cur->where, ttl_ms, TBL_REDIS_TTL_MS_MAX);
 		return TBL_REDIS_EREPLY;
 	}
 	char by_text[24], ttl_text[24];
@@ -589,7 +943,7 @@ tbl_redis_status_t tbl_redis_incrby(tbl_redis_t *r, const char *key, size_t klen
 		run_script(r, TBL_REDIS_SCRIPT_INCRBY_SHA1, TBL_REDIS_SCRIPT_INCRBY, 3, args, lens, &reply);
 	if (st != TBL_REDIS_OK) return st;
 	if (reply->type == REDIS_REPLY_ERROR) {
-		st = tbl_redis_conn_error_reply(&r->conn, reply);
+		st = tbl_redis_conn_error_reply(r->cur, reply);
 		if (reply_mentions(reply, "overflow")) st = TBL_REDIS_EOVERFLOW;
 		else if (reply_mentions(reply, "not an integer") || reply_mentions(reply, "WRONGTYPE")) st = TBL_REDIS_ETYPE;
 		freeReplyObject(reply);
@@ -668,29 +1022,69 @@ static tbl_redis_status_t unlink_batch(tbl_redis_t *r, const redisReply *keys, u
 		st = run_integer(r, "UNLINK", (int)keys->elements + 1, argv, lens, &count);
 		if (st == TBL_REDIS_OK && count > 0) *deleted += (uint64_t)count;
 	} else {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building UNLINK", r->conn.where);
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building UNLINK", r->cur->where);
 	}
 	free(argv);
 	free(lens);
 	return st;
 }
 
-tbl_redis_status_t tbl_redis_del_prefix(tbl_redis_t *r, const char *prefix, size_t plen, uint64_t *deleted)
+/* cluster://: UNLINK of each key of one SCAN batch of node c, one command per key (keys of many slots),
+ * pipelined. A key the node no longer serves (MOVED/ASK: its slot is migrating) is left to the walk of the
+ * node that has it now, or survives: del_prefix is not atomic. */
+static tbl_redis_status_t unlink_each(tbl_redis_t *r, tbl_redis_conn_t *c, const redisReply *keys, uint64_t *deleted)
 {
-	size_t pattern_len;
-	char *pattern = prefix_pattern(prefix, plen, &pattern_len);
-	*deleted = 0;
-	if (!pattern) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building a SCAN pattern", r->conn.where);
-		return TBL_REDIS_ENOMEM;
+	size_t n = keys->elements;
+	if (n == 0) return TBL_REDIS_OK;
+	const char **argv = malloc(2 * n * sizeof(*argv));
+	size_t *lens = malloc(2 * n * sizeof(*lens));
+	command_t *cmds = malloc(n * sizeof(*cmds));
+	redisReply **replies = malloc(n * sizeof(*replies));
+	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
+	if (argv && lens && cmds && replies) {
+		for (size_t i = 0; i < n; i++) {
+			argv[2 * i] = "UNLINK", lens[2 * i] = 6;
+			argv[2 * i + 1] = keys->element[i]->str, lens[2 * i + 1] = keys->element[i]->len;
+			cmds[i] = (command_t){ 2, argv + 2 * i, lens + 2 * i };
+		}
+		tbl_redis_status_t sent = st = run_on(r, c, 0, 0, n, cmds, replies);
+		for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
+			unsigned slot;
+			char host[256];
+			int port;
+			if (replies[i]->type == REDIS_REPLY_INTEGER) {
+				if (replies[i]->integer > 0) *deleted += (uint64_t)replies[i]->integer;
+			} else if (replies[i]->type == REDIS_REPLY_ERROR) {
+				if (tbl_redis_cluster_parse_redirect(replies[i]->str, replies[i]->len, &slot, host, sizeof(host), &port) == 0) {
+					st = tbl_redis_conn_error_reply(c, replies[i]);
+				}
+			} else {
+				st = unexpected(r, "UNLINK", NULL);
+			}
+		}
+		if (sent == TBL_REDIS_OK) free_replies(n, replies);
+	} else {
+		snprintf(c->err, sizeof(c->err), "%s: out of memory building UNLINK", c->where);
 	}
+	free(argv);
+	free(lens);
+	free(cmds);
+	free(replies);
+	return st;
+}
+
+/* SCAN and UNLINK until the cursor is 0, on the one server (c NULL) or on a cluster's master c. */
+static tbl_redis_status_t del_prefix_on(tbl_redis_t *r, tbl_redis_conn_t *c, const char *pattern, size_t pattern_len,
+                                        uint64_t *deleted)
+{
 	char cursor[24] = "0";
 	tbl_redis_status_t st;
 	do {
 		const char *argv[] = { "SCAN", cursor, "MATCH", pattern, "COUNT", "1000" };
 		size_t lens[] = { 4, strlen(cursor), 5, pattern_len, 5, 4 };
+		command_t cmd = { 6, argv, lens };
 		redisReply *reply;
-		st = run_one(r, 6, argv, lens, &reply);
+		st = c ? run_on(r, c, 0, 0, 1, &cmd, &reply) : run_one(r, 6, argv, lens, &reply);
 		if (st != TBL_REDIS_OK) break;
 		if (reply->type == REDIS_REPLY_ERROR) {
 			st = error_reply(r, reply);
@@ -708,9 +1102,32 @@ tbl_redis_status_t tbl_redis_del_prefix(tbl_redis_t *r, const char *prefix, size
 		}
 		memcpy(cursor, reply->element[0]->str, reply->element[0]->len);
 		cursor[reply->element[0]->len] = '\0';
-		st = unlink_batch(r, reply->element[1], deleted);
+		st = c ? unlink_each(r, c, reply->element[1], deleted) : unlink_batch(r, reply->element[1], deleted);
 		freeReplyObject(reply);
 	} while (st == TBL_REDIS_OK && strcmp(cursor, "0") != 0);
+	return st;
+}
+
+tbl_redis_status_t tbl_redis_del_prefix(tbl_redis_t *r, const char *prefix, size_t plen, uint64_t *deleted)
+{
+	size_t pattern_len;
+	char *pattern = prefix_pattern(prefix, plen, &pattern_len);
+	*deleted = 0;
+	if (!pattern) {
+		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building a SCAN pattern", r->cur->where);
+		return TBL_REDIS_ENOMEM;
+	}
+	tbl_redis_status_t st;
+	if (!r->cluster) {
+		st = del_prefix_on(r, NULL, pattern, pattern_len, deleted);
+	} else {
+		/* Every master of the map, one after another (SCAN walks one node's keys). */
+		tbl_redis_conn_t *masters[TBL_REDIS_CLUSTER_NODES_MAX];
+		int n;
+		st = cluster_masters(r, tbl_redis_now_ms() + r->conn.timeout_ms, masters, &n);
+		for (int i = 0; i < n && st == TBL_REDIS_OK; i++) st = del_prefix_on(r, masters[i], pattern, pattern_len, deleted);
+		if (st == TBL_REDIS_EIO) tbl_redis_cluster_forget_map(r->cluster);
+	}
 	free(pattern);
 	return st;
 }

@@ -17,6 +17,18 @@
  * Signals: each call blocks SIGPIPE in the calling thread while it talks to Redis and consumes the one a
  * write to a closed socket raised, so callers need not ignore SIGPIPE. poll() interrupted by a signal is
  * restarted with the time that is left.
+ *
+ * Redis Cluster (cluster:// URLs, redis_cluster.h): the same calls, each sent to the master of its key's
+ * slot, with a connection per master opened when first needed and the map of slots learnt from the seeds
+ * (CLUSTER SLOTS) on the first call and again after any failure. MOVED and ASK are followed within the
+ * call (at most TBL_REDIS_CLUSTER_REDIRECTS_MAX); a connection error, TRYAGAIN or CLUSTERDOWN fails the
+ * call (EIO, or EREPLY with the server's text) and the next call learns the map again. Nothing is retried
+ * that may have been applied. A call's one deadline of timeout_ms covers all of it: learning the map,
+ * connecting to the masters it needs, redirections, and every slot of a multi-key call. Multi-key calls
+ * (mget, mget_pttl, del, set_many) send one command (one MULTI/EXEC for set_many) per slot of their keys
+ * (keys with the same {hash tag} share a slot), one round trip after another; ping and del_prefix go to
+ * every master. The last error names the node ("Redis at host:port: ...") or the cluster ("Redis at
+ * cluster seed1:port,...: ...").
  */
 #ifndef TBL_REDIS_CLIENT_H
 #define TBL_REDIS_CLIENT_H
@@ -76,6 +88,8 @@ int tbl_redis_connected(const tbl_redis_t *r);
  * command may also return EIO, EREPLY (the server refused it: AUTH failed, wrong type, OOM, ...) and
  * ENOMEM; only the other statuses are listed below.
  */
+/* PING. cluster://: every master of the map (learnt first if need be), within one timeout_ms; the first
+ * failure is the result. */
 tbl_redis_status_t tbl_redis_ping(tbl_redis_t *r);
 /* GET. NIL: missing (out->data NULL). */
 tbl_redis_status_t tbl_redis_get(tbl_redis_t *r, const char *key, size_t klen, tbl_redis_buf_t *out);
@@ -98,10 +112,14 @@ tbl_redis_status_t tbl_redis_set(tbl_redis_t *r, const char *key, size_t klen, c
 /* All n SETs (same ttl_ms, 0 = none) atomically (MULTI/EXEC, pipelined: one round trip). n == 0: OK
  * without I/O. EREPLY when Redis refused one: a SET refused while queueing aborts the EXEC (none is
  * applied); one refused at EXEC time (a TTL out of range, which then fails every SET alike, or OOM) does
- * not undo the others, as Redis transactions never roll back. */
+ * not undo the others, as Redis transactions never roll back.
+ * cluster://: atomic PER SLOT only. The keys are grouped by slot and each group is one MULTI/EXEC on its
+ * master, the groups one after another (in slot order); a failure stops there, and the groups before it
+ * stay applied. Keys that share a {hash tag} share a slot, so they are set all or none. */
 tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                       const void *const *vals, const size_t *vlens, uint64_t ttl_ms);
-/* DEL of n keys in one command; *deleted = how many existed. n == 0: OK, 0, without I/O. */
+/* DEL of n keys in one command; *deleted = how many existed. n == 0: OK, 0, without I/O. cluster://: one
+ * DEL per slot; on a failure *deleted counts the slots done before it. */
 tbl_redis_status_t tbl_redis_del(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                  uint64_t *deleted);
 /* EXISTS: OK exists, NIL not. */
@@ -129,6 +147,8 @@ tbl_redis_status_t tbl_redis_delete_if(tbl_redis_t *r, const char *key, size_t k
  * NOT atomic: keys written during the walk may survive it, and on EIO part of them is already gone
  * (*deleted says how many). Each SCAN and UNLINK gets its own timeout_ms. An empty prefix deletes every
  * key of the database.
+ * cluster://: SCAN and UNLINK (one per key, pipelined) on every master of the map in turn; a key whose
+ * slot is migrating during the walk may survive it.
  */
 tbl_redis_status_t tbl_redis_del_prefix(tbl_redis_t *r, const char *prefix, size_t plen, uint64_t *deleted);
 

@@ -179,7 +179,7 @@ static int parse_tls_param(const char *name, size_t name_len, const char *value,
 	}
 	if (i == sizeof(names) / sizeof(names[0])) return 0;
 	if (!out->tls) {
-		*rc = fail(err, errlen, "%s= is only for tls:// and sentinel+tls://", names[i]);
+		*rc = fail(err, errlen, "%s= is only for tls://, sentinel+tls:// and cluster+tls://", names[i]);
 		return 1;
 	}
 	if (*seen & (1u << i)) {
@@ -254,6 +254,9 @@ static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *er
 		} else if (name_len == 2 && memcmp(pair, "db", 2) == 0) {
 			if (seen_db++) return fail(err, errlen, "db= is given twice");
 			rc = parse_db(value, value_len, &out->db, err, errlen);
+			if (rc == 0 && out->is_cluster && out->db != 0) {
+				return fail(err, errlen, "db=%d: a Redis Cluster has only database 0 (leave db= out, or db=0)", out->db);
+			}
 		} else if (out->is_sentinel && name_len == 6 && memcmp(pair, "master", 6) == 0) {
 			if (seen_master++) return fail(err, errlen, "master= is given twice");
 			rc = decode_query_value("master", value, value_len, out->master, sizeof(out->master), err, errlen);
@@ -269,8 +272,8 @@ static int parse_query(const char *q, size_t len, tbl_redis_url_t *out, char *er
 			}
 		} else if (!out->is_sentinel && ((name_len == 6 && memcmp(pair, "master", 6) == 0)
 		                                 || (name_len == 13 && memcmp(pair, "sentinel_auth", 13) == 0))) {
-			return fail(err, errlen, "%.*s= is only for sentinel:// (sentinel://host:port,...?master=NAME)",
-			            (int)name_len, pair);
+			return fail(err, errlen, "%.*s= is only for sentinel:// (sentinel://host:port,...?master=NAME)%s",
+			            (int)name_len, pair, out->is_cluster ? "; a cluster finds its masters itself" : "");
 		} else if (out->is_sentinel) {
 			return fail(err, errlen, "unknown parameter \"%.*s\" (known: master, user, auth, auth_env, auth_file, "
 			            "sentinel_auth, db%s)", (int)name_len, pair, out->tls ? ", cafile, cert, key, verify, sni" : "");
@@ -376,40 +379,59 @@ static int parse_tcp_address(const char *a, size_t len, tbl_redis_url_t *out, ch
 	                       "tcp://host:port", err, errlen);
 }
 
-/* h1[:p1],h2[:p2],... in a[0..len): the Sentinels, in the order they are asked. */
-static int parse_sentinel_list(const char *a, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+/* h1[:p1],h2[:p2],... in a[0..len) into list (at most max, *count of them): the Sentinels, in the order
+ * they are asked, or a cluster's seed nodes. what names one ("Sentinel", "seed node"). */
+static int parse_host_list(const char *a, size_t len, tbl_redis_sentinel_addr_t *list, int *count, int max,
+                           int default_port, const char *what, const char *expected, char *err, size_t errlen)
 {
 	size_t pos = 0;
 	if (len == 0) {
-		return fail(err, errlen, "no Sentinel hosts (expected sentinel://host:port,host:port?master=NAME)");
+		return fail(err, errlen, "no %s hosts (expected %s)", what, expected);
 	}
 	for (;;) {
 		const char *item = a + pos;
 		const char *comma = memchr(item, ',', len - pos);
 		size_t item_len = comma ? (size_t)(comma - item) : len - pos;
-		if (out->nsentinels == TBL_REDIS_SENTINELS_MAX) {
-			return fail(err, errlen, "too many Sentinels (at most %d)", TBL_REDIS_SENTINELS_MAX);
+		if (*count == max) {
+			return fail(err, errlen, "too many %ss (at most %d)", what, max);
 		}
-		tbl_redis_sentinel_addr_t *s = &out->sentinels[out->nsentinels];
-		char what[48];
-		snprintf(what, sizeof(what), "Sentinel %d", out->nsentinels + 1);
+		tbl_redis_sentinel_addr_t *s = &list[*count];
 		if (item_len == 0) {
-			return fail(err, errlen, "%s: empty host (two ',' in a row, or one at an end)", what);
+			return fail(err, errlen, "%s %d: empty host (two ',' in a row, or one at an end)", what, *count + 1);
 		}
-		if (parse_host_port(item, item_len, s->host, sizeof(s->host), &s->port, TBL_REDIS_SENTINEL_DEFAULT_PORT,
-		                    "sentinel://host:port,host:port?master=NAME", err, errlen) != 0) {
-			/* Name which Sentinel of the list is wrong: prefix the message. */
+		if (parse_host_port(item, item_len, s->host, sizeof(s->host), &s->port, default_port, expected, err,
+		                    errlen) != 0) {
+			/* Name which one of the list is wrong: prefix the message. */
 			char why[256];
 			snprintf(why, sizeof(why), "%s", err);
-			return fail(err, errlen, "%s: %s", what, why);
+			return fail(err, errlen, "%s %d: %s", what, *count + 1, why);
 		}
-		out->nsentinels++;
+		(*count)++;
 		if (!comma) return 0;
 		pos += item_len + 1;
 		if (pos == len) {
-			return fail(err, errlen, "Sentinel %d: empty host (two ',' in a row, or one at an end)", out->nsentinels + 1);
+			return fail(err, errlen, "%s %d: empty host (two ',' in a row, or one at an end)", what, *count + 1);
 		}
 	}
+}
+
+static int parse_sentinel_list(const char *a, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	return parse_host_list(a, len, out->sentinels, &out->nsentinels, TBL_REDIS_SENTINELS_MAX,
+	                       TBL_REDIS_SENTINEL_DEFAULT_PORT, "Sentinel", "sentinel://host:port,host:port?master=NAME",
+	                       err, errlen);
+}
+
+static int parse_seed_list(const char *a, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
+{
+	int rc = parse_host_list(a, len, out->seeds, &out->nseeds, TBL_REDIS_CLUSTER_SEEDS_MAX, TBL_REDIS_DEFAULT_PORT,
+	                         "seed node", "cluster://host:port,host:port", err, errlen);
+	if (rc == 0) {
+		/* The first seed stands for the cluster where one address is wanted (messages). */
+		memcpy(out->host, out->seeds[0].host, sizeof(out->host));
+		out->port = out->seeds[0].port;
+	}
+	return rc;
 }
 
 static int parse_unix_path(const char *p, size_t len, tbl_redis_url_t *out, char *err, size_t errlen)
@@ -443,15 +465,17 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 		return fail(err, errlen, "contains a NUL byte");
 	}
 	/* The schemes, and what each sets. */
-	static const struct { const char *prefix; int is_unix, is_sentinel, tls; } schemes[] = {
-		{ "tcp://", 0, 0, 0 }, { "unix://", 1, 0, 0 }, { "tls://", 0, 0, 1 },
-		{ "sentinel://", 0, 1, 0 }, { "sentinel+tls://", 0, 1, 1 },
+	static const struct { const char *prefix; int is_unix, is_sentinel, is_cluster, tls; } schemes[] = {
+		{ "tcp://", 0, 0, 0, 0 }, { "unix://", 1, 0, 0, 0 }, { "tls://", 0, 0, 0, 1 },
+		{ "sentinel://", 0, 1, 0, 0 }, { "sentinel+tls://", 0, 1, 0, 1 },
+		{ "cluster://", 0, 0, 1, 0 }, { "cluster+tls://", 0, 0, 1, 1 },
 	};
 	const char *rest = NULL;
 	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]) && !rest; i++) {
 		if (starts_with(s, len, schemes[i].prefix)) {
 			out->is_unix = schemes[i].is_unix;
 			out->is_sentinel = schemes[i].is_sentinel;
+			out->is_cluster = schemes[i].is_cluster;
 			out->tls = schemes[i].tls;
 			rest = s + strlen(schemes[i].prefix);
 		}
@@ -465,7 +489,7 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 			}
 		}
 		if (sep) {
-			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp://, tls://, unix://, sentinel:// or sentinel+tls://)", (int)(sep - s), s);
+			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp://, tls://, unix://, sentinel://, sentinel+tls://, cluster:// or cluster+tls://)", (int)(sep - s), s);
 		}
 		return fail(err, errlen, "no scheme (expected tcp://host:port or unix:///path)");
 	}
@@ -479,6 +503,7 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 
 	int rc = out->is_unix       ? parse_unix_path(rest, addr_len, out, err, errlen)
 	         : out->is_sentinel ? parse_sentinel_list(rest, addr_len, out, err, errlen)
+	         : out->is_cluster  ? parse_seed_list(rest, addr_len, out, err, errlen)
 	                            : parse_tcp_address(rest, addr_len, out, err, errlen);
 	if (rc != 0) return rc;
 	if (out->is_sentinel) {
@@ -494,6 +519,13 @@ void tbl_redis_url_describe(const tbl_redis_url_t *url, char *buf, size_t buflen
 		size_t n = (size_t)snprintf(buf, buflen, "master %s via Sentinel", url->master);
 		for (int i = 0; i < url->nsentinels && n < buflen; i++) {
 			const tbl_redis_sentinel_addr_t *s = &url->sentinels[i];
+			n += (size_t)snprintf(buf + n, buflen - n, strchr(s->host, ':') ? "%s[%s]:%d" : "%s%s:%d",
+			                      i ? "," : " ", s->host, s->port);
+		}
+	} else if (url->is_cluster) {
+		size_t n = (size_t)snprintf(buf, buflen, "cluster");
+		for (int i = 0; i < url->nseeds && n < buflen; i++) {
+			const tbl_redis_sentinel_addr_t *s = &url->seeds[i];
 			n += (size_t)snprintf(buf + n, buflen - n, strchr(s->host, ':') ? "%s[%s]:%d" : "%s%s:%d",
 			                      i ? "," : " ", s->host, s->port);
 		}

@@ -7,14 +7,19 @@
  *     sentinel://host[:port][,host[:port]...]?master=NAME[&query]    Sentinels (port 26379), at most
  *                                     TBL_REDIS_SENTINELS_MAX; the master is asked of them when connecting
  *     sentinel+tls://...              sentinel:// with TLS to the Sentinels and to the master alike
+ *     cluster://host[:port][,host[:port]...][?query]    a Redis Cluster (redis_cluster.h): seed nodes (port
+ *                                     6379), at most TBL_REDIS_CLUSTER_SEEDS_MAX; the masters and their
+ *                                     slots are asked of them (CLUSTER SLOTS) when connecting
+ *     cluster+tls://...               cluster:// with TLS to every node
  *
  * The query is name=value pairs joined by '&': user= (an ACL user), auth= (its password), db= (the
  * database number, 0 by default). With sentinel:// also master= (the name the Sentinels monitor, required)
  * and sentinel_auth= (the Sentinels' password, requirepass in sentinel.conf; user=, auth= and db= are the
- * master's); master= and sentinel_auth= are refused with the other schemes. Values are percent-decoded (%XX); names are not. A parameter given
+ * master's); master= and sentinel_auth= are refused with the other schemes. With cluster:// user=, auth=
+ * are every node's, and db= may only be 0 (a cluster has only database 0). Values are percent-decoded (%XX); names are not. A parameter given
  * twice, an unknown one, a value that decodes to a NUL byte, or user= without a password is refused.
  *
- * With tls:// and sentinel+tls:// also (refused with the other schemes): cafile=/path (the CAs trusted;
+ * With tls://, sentinel+tls:// and cluster+tls:// also (refused with the other schemes): cafile=/path (the CAs trusted;
  * the system's store without it), cert=/path and key=/path (a client certificate, both or neither),
  * verify=1|0 (0 checks neither the certificate nor the name: insecure, for tests), sni=NAME (the name
  * sent in SNI and checked against the certificate, instead of the host). Paths must be absolute; the
@@ -34,6 +39,7 @@
 #include <stddef.h>
 
 #define TBL_REDIS_SENTINELS_MAX 8
+#define TBL_REDIS_CLUSTER_SEEDS_MAX 16
 
 typedef struct tbl_redis_sentinel_addr {
 	char host[256];
@@ -50,11 +56,14 @@ typedef struct tbl_redis_url {
 	tbl_redis_sentinel_addr_t sentinels[TBL_REDIS_SENTINELS_MAX];
 	char master[128];     /* ?master=NAME */
 	char sentinel_auth[256];   /* ?sentinel_auth=, "" = none */
+	int is_cluster;       /* cluster://: the seeds below are set; host/port is the first seed */
+	int nseeds;           /* 1..TBL_REDIS_CLUSTER_SEEDS_MAX */
+	tbl_redis_sentinel_addr_t seeds[TBL_REDIS_CLUSTER_SEEDS_MAX];   /* default port 6379 */
 	char path[1024];      /* unix socket path */
 	char user[128];       /* ?user= (ACL user), "" = none */
 	char auth[256];       /* ?auth= password (or read from auth_env= / auth_file=), "" = none */
 	int db;               /* ?db=N, 0..INT_MAX, default 0 */
-	int tls;              /* tls:// or sentinel+tls://: the fields below apply */
+	int tls;              /* tls://, sentinel+tls:// or cluster+tls://: the fields below apply */
 	int tls_verify;       /* ?verify=, 1 by default */
 	char tls_cafile[1024];     /* ?cafile=, "" = the system's store */
 	char tls_cert[1024];       /* ?cert= and ?key=, both "" or both set */
@@ -70,7 +79,8 @@ typedef struct tbl_redis_url {
 int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *err, size_t errlen);
 
 /* "host:port", "[v6]:port" or the socket path, for messages ("Redis at <this>: ..."). sentinel:// before
- * its master is known: "master NAME via Sentinel h1:p1,..." (cut to fit). */
+ * its master is known: "master NAME via Sentinel h1:p1,..." (cut to fit). cluster://: "cluster h1:p1,..."
+ * (its seeds, cut to fit). */
 void tbl_redis_url_describe(const tbl_redis_url_t *url, char *buf, size_t buflen);
 
 #endif
