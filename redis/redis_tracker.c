@@ -14,6 +14,23 @@
  * silent, and its EOF means tracking is off) until the earliest of the caller's deadline, the PING's
  * expiry, and the next PING's due time. The socket wait uses redis_conn.c's helpers, so the same
  * SIGPIPE and EINTR rules apply as for the client.
+ *
+ * cluster:// (redis_cluster.h): start learns the masters (CLUSTER SLOTS) and starts one plain tracker per
+ * master (its host and port, the URL's auth and TLS, the same wiring: with resp2-redirect the subscriber
+ * and the tracking connection are on that master, so the redirect target is on the same node). poll()
+ * drives them all: one poll() over every socket, each master's PINGs and timeouts its own, and the
+ * freshness reported is the MINIMUM over the masters of the send time of their last answered PING, so
+ * the L1 counts as fresh only while every master's tracking is; none is reported until every master has
+ * answered one. Any master's failure fails the whole (EIO): the caller flushes and starts again, which
+ * learns the masters again.
+ *
+ * Topology: once a second (TOPOLOGY_CHECK_MS) poll() asks the cluster for its map again (CLUSTER SLOTS of
+ * the masters tracked, or the seeds) and fails (EIO, "topology changed") when the map differs from the one
+ * tracking started on: a failover (a new master), a slot moved, a master demoted to a replica while its
+ * connection stays open. A write acknowledged by a master this tracker does not listen to can therefore
+ * go unnoticed for at most about a second plus one timeout_ms after the node asked reports the new map
+ * (Redis Cluster spreads a change by gossip; a failover itself takes cluster-node-timeout and more). No
+ * answer to that question is no news: an unreachable master shows as its own tracker's failure.
  */
 #include "redis_tracker.h"
 
@@ -23,9 +40,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redis_cluster.h"
 #include "redis_conn.h"
 
 #define TBL_REDIS_INVALIDATE_CHANNEL "__redis__:invalidate"
+#define TOPOLOGY_CHECK_MS 1000u
 
 struct tbl_redis_tracker {
 	tbl_redis_conn_t tracking;
@@ -38,7 +57,17 @@ struct tbl_redis_tracker {
 	char *prefix;
 	size_t plen;
 	char err[sizeof(((tbl_redis_conn_t *)0)->err)];
-	char server[300];              /* the server of the last successful start ("" before one) */
+	char server[TBL_REDIS_TRACKER_SERVER_MAX];   /* the server of the last successful start ("" before one) */
+	/* cluster:// */
+	tbl_redis_url_t url;           /* as given */
+	tbl_redis_cluster_t *cluster;  /* the topology (its own connections, for CLUSTER SLOTS) */
+	tbl_redis_tracker_t **masters; /* one plain tracker per master while started */
+	uint64_t *masters_fresh;       /* each one's last freshness, 0 before its first PONG */
+	int nmasters;
+	uint64_t map_hash;             /* of the map tracking started on */
+	uint64_t next_topology_check;
+	uint64_t fresh_reported;       /* the minimum reported last */
+	struct pollfd *fds;            /* 2 per master */
 };
 
 uint64_t tbl_redis_monotonic_ms(void)
@@ -71,6 +100,12 @@ tbl_redis_tracker_t *tbl_redis_tracker_new(const tbl_redis_url_t *url, unsigned 
 	tbl_redis_conn_init(&t->tracking, url, timeout_ms);
 	tbl_redis_conn_init(&t->subscriber, url, timeout_ms);
 	t->resp3 = HIREDIS_MAJOR >= 1;
+	t->url = *url;
+	if (url->is_cluster && !(t->cluster = tbl_redis_cluster_new(url, timeout_ms))) {
+		free(t->prefix);
+		free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -79,9 +114,26 @@ void tbl_redis_tracker_force_resp2(tbl_redis_tracker_t *t)
 	t->resp3 = 0;
 }
 
+/* cluster://: the masters' trackers freed (the map is kept for the next start to ask first). */
+static void stop_masters(tbl_redis_tracker_t *t)
+{
+	for (int i = 0; i < t->nmasters; i++) tbl_redis_tracker_free(t->masters[i]);
+	free(t->masters);
+	free(t->masters_fresh);
+	free(t->fds);
+	t->masters = NULL;
+	t->masters_fresh = NULL;
+	t->fds = NULL;
+	t->nmasters = 0;
+	t->started = 0;
+	t->fresh_reported = 0;
+}
+
 void tbl_redis_tracker_free(tbl_redis_tracker_t *t)
 {
 	if (!t) return;
+	stop_masters(t);
+	tbl_redis_cluster_free(t->cluster);
 	tbl_redis_conn_close(&t->tracking);
 	tbl_redis_conn_close(&t->subscriber);
 	free(t->prefix);
@@ -202,9 +254,49 @@ static tbl_redis_status_t start_resp2(tbl_redis_tracker_t *t)
 	return enable_tracking(t, id);
 }
 
+/* cluster://: learn the masters, then start a tracker on each. */
+static tbl_redis_status_t start_cluster(tbl_redis_tracker_t *t)
+{
+	tbl_redis_conn_t *conns[TBL_REDIS_CLUSTER_NODES_MAX];
+	stop_masters(t);
+	t->err[0] = '\0';
+	tbl_redis_status_t st = tbl_redis_cluster_discover(t->cluster, tbl_redis_now_ms() + t->tracking.timeout_ms, t->err,
+	                                                   sizeof(t->err));
+	if (st != TBL_REDIS_OK) return st;
+	int n = tbl_redis_cluster_masters(t->cluster, conns, TBL_REDIS_CLUSTER_NODES_MAX);
+	t->masters = calloc((size_t)n, sizeof(*t->masters));
+	t->masters_fresh = calloc((size_t)n, sizeof(*t->masters_fresh));
+	t->fds = calloc((size_t)n * 2, sizeof(*t->fds));
+	if (!t->masters || !t->masters_fresh || !t->fds) {
+		snprintf(t->err, sizeof(t->err), "%s: out of memory starting tracking on %d masters", t->tracking.where, n);
+		stop_masters(t);
+		return TBL_REDIS_ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		tbl_redis_tracker_t *m = tbl_redis_tracker_new(&conns[i]->url, t->tracking.timeout_ms, t->prefix, t->plen);
+		if (!m) {
+			snprintf(t->err, sizeof(t->err), "%s: out of memory starting tracking on %d masters", t->tracking.where, n);
+			stop_masters(t);
+			return TBL_REDIS_ENOMEM;
+		}
+		m->resp3 = t->resp3;
+		t->masters[t->nmasters++] = m;
+		if ((st = tbl_redis_tracker_start(m)) != TBL_REDIS_OK) {
+			memcpy(t->err, m->err, sizeof(t->err));
+			stop_masters(t);
+			return st;
+		}
+	}
+	t->map_hash = tbl_redis_cluster_describe(t->cluster, t->server, sizeof(t->server));
+	t->next_topology_check = tbl_redis_now_ms() + TOPOLOGY_CHECK_MS;
+	t->started = 1;
+	return TBL_REDIS_OK;
+}
+
 tbl_redis_status_t tbl_redis_tracker_start(tbl_redis_tracker_t *t)
 {
 	sigset_t saved;
+	if (t->cluster) return start_cluster(t);
 	stop(t);
 	t->err[0] = '\0';
 	tbl_redis_sigpipe_block(&saved);
@@ -356,7 +448,8 @@ static tbl_redis_status_t poll_started(tbl_redis_tracker_t *t, unsigned wait_ms,
 		if (!t->ping_outstanding && (t->pong_received_ms == 0 || now - t->pong_received_ms >= ping_ms)) {
 			if ((st = send_ping(t)) != TBL_REDIS_OK) return st;
 		}
-		if (t->ping_outstanding && now - t->ping_sent_ms >= timeout_ms) {
+		/* Added, not subtracted: a PING sent just now may carry a later millisecond than `now`. */
+		if (t->ping_outstanding && t->ping_sent_ms + timeout_ms <= now) {
 			/* Its PONG may be in the socket, unread: this process may not have run for a while (a loaded
 			 * host, a CPU quota), and a frozen server is no reason to drop every copy. Read what has
 			 * arrived, once per call, before calling the PING lost. */
@@ -400,9 +493,137 @@ static tbl_redis_status_t poll_started(tbl_redis_tracker_t *t, unsigned wait_ms,
 	}
 }
 
+/* cluster://: master i's failure (its message in its err) fails the whole. */
+static tbl_redis_status_t master_failed(tbl_redis_tracker_t *t, int i, tbl_redis_status_t st)
+{
+	memcpy(t->err, t->masters[i]->err, sizeof(t->err));
+	stop_masters(t);
+	return st;
+}
+
+/* cluster://: whether the cluster's map is still the one tracking started on (no answer: yes). */
+static int topology_changed(tbl_redis_tracker_t *t)
+{
+	char err[512], now_masters[TBL_REDIS_TRACKER_SERVER_MAX];
+	if (tbl_redis_cluster_discover(t->cluster, tbl_redis_now_ms() + t->tracking.timeout_ms, err, sizeof(err)) != TBL_REDIS_OK) {
+		return 0;
+	}
+	if (tbl_redis_cluster_describe(t->cluster, now_masters, sizeof(now_masters)) == t->map_hash) return 0;
+	snprintf(t->err, sizeof(t->err), "%.150s: the cluster's topology changed (masters then: %.150s; now: %.150s)",
+	         t->tracking.where, t->server, now_masters);
+	return 1;
+}
+
+/* cluster://: one master's tracker, without waiting: what is parsed delivered, the PING due sent, an
+ * expired PING failed. 1 when something was delivered, 0 nothing, -1 failed (*st). *wake: when it needs
+ * attention next. */
+static int service_master(tbl_redis_tracker_t *m, unsigned ping_ms, const tbl_redis_tracker_events_t *ev,
+                          uint64_t *fresh, uint64_t *wake, tbl_redis_status_t *st)
+{
+	*st = TBL_REDIS_OK;
+	int delivered = deliver_buffered(m, ev, fresh, st);
+	if (*st != TBL_REDIS_OK) return -1;
+	uint64_t now = tbl_redis_now_ms();
+	if (!m->ping_outstanding && (m->pong_received_ms == 0 || now - m->pong_received_ms >= ping_ms)) {
+		if ((*st = send_ping(m)) != TBL_REDIS_OK) return -1;
+	}
+	if (m->ping_outstanding && m->ping_sent_ms + m->tracking.timeout_ms <= now) {
+		/* As in poll_started: what has arrived is read before the PING is called lost. */
+		if (readable_now(carrier(m))) {
+			if ((*st = tbl_redis_conn_fill(carrier(m))) != TBL_REDIS_OK) {
+				*st = failed(m, carrier(m), *st);
+				return -1;
+			}
+			delivered |= deliver_buffered(m, ev, fresh, st);
+			if (*st != TBL_REDIS_OK) return -1;
+		}
+		if (m->ping_outstanding && m->ping_sent_ms + m->tracking.timeout_ms <= now) {
+			char what[96];
+			snprintf(what, sizeof(what), "PING unanswered for %u ms (timed out)", m->tracking.timeout_ms);
+			*st = fail_now(m, carrier(m), what);
+			return -1;
+		}
+	}
+	*wake = m->ping_outstanding ? m->ping_sent_ms + m->tracking.timeout_ms : m->pong_received_ms + ping_ms;
+	return delivered;
+}
+
+static tbl_redis_status_t poll_cluster(tbl_redis_tracker_t *t, unsigned wait_ms, unsigned ping_ms,
+                                       const tbl_redis_tracker_events_t *ev, uint64_t *fresh_as_of_ms)
+{
+	uint64_t deadline = tbl_redis_now_ms() + wait_ms;
+	tbl_redis_status_t st;
+	for (;;) {
+		int delivered = 0;
+		uint64_t wake = deadline;
+		for (int i = 0; i < t->nmasters; i++) {
+			uint64_t fresh = 0, when = deadline;
+			int got = service_master(t->masters[i], ping_ms, ev, &fresh, &when, &st);
+			if (got < 0) return master_failed(t, i, st);
+			if (fresh) t->masters_fresh[i] = fresh;
+			delivered |= got;
+			wake = earliest(wake, when);
+		}
+		/* The minimum over the masters, once every one has answered. */
+		uint64_t least = UINT64_MAX;
+		for (int i = 0; i < t->nmasters; i++) least = earliest(least, t->masters_fresh[i]);
+		if (least != 0 && least != UINT64_MAX && least > t->fresh_reported) {
+			t->fresh_reported = least;
+			if (fresh_as_of_ms) *fresh_as_of_ms = least;
+		}
+		uint64_t now = tbl_redis_now_ms();
+		if (now >= t->next_topology_check) {
+			if (topology_changed(t)) {
+				stop_masters(t);
+				return TBL_REDIS_EIO;
+			}
+			t->next_topology_check = tbl_redis_now_ms() + TOPOLOGY_CHECK_MS;
+		}
+		if (delivered || now >= deadline) return TBL_REDIS_OK;
+
+		wake = earliest(wake, t->next_topology_check);
+		nfds_t nfds = 0;
+		for (int i = 0; i < t->nmasters; i++) {
+			tbl_redis_tracker_t *m = t->masters[i];
+			t->fds[nfds++] = (struct pollfd){ .fd = carrier(m)->ctx->fd, .events = POLLIN };
+			t->fds[nfds++] = (struct pollfd){ .fd = m->started == 2 ? m->tracking.ctx->fd : -1, .events = POLLIN };
+		}
+		int ready = poll(t->fds, nfds, wake > now ? (int)(wake - now) : 0);
+		if (ready < 0) {
+			if (errno == EINTR) continue;
+			snprintf(t->err, sizeof(t->err), "%s: poll: %s", t->tracking.where, strerror(errno));
+			stop_masters(t);
+			return TBL_REDIS_EIO;
+		}
+		for (int i = 0; i < t->nmasters && ready > 0; i++) {
+			tbl_redis_tracker_t *m = t->masters[i];
+			if (t->fds[2 * i + 1].revents) {
+				/* resp2: the tracking connection never receives anything; EOF means tracking is off. */
+				if ((st = tbl_redis_conn_fill(&m->tracking)) != TBL_REDIS_OK) {
+					failed(m, &m->tracking, st);
+					return master_failed(t, i, st);
+				}
+				fail_now(m, &m->tracking, "unexpected data on the tracking connection");
+				return master_failed(t, i, TBL_REDIS_EIO);
+			}
+			if (t->fds[2 * i].revents && (st = tbl_redis_conn_fill(carrier(m))) != TBL_REDIS_OK) {
+				failed(m, carrier(m), st);
+				return master_failed(t, i, st);
+			}
+		}
+	}
+}
+
 tbl_redis_status_t tbl_redis_tracker_poll(tbl_redis_tracker_t *t, unsigned wait_ms, unsigned ping_ms,
                                           const tbl_redis_tracker_events_t *ev, uint64_t *fresh_as_of_ms)
 {
+	if (t->cluster && t->started) {
+		sigset_t saved;
+		tbl_redis_sigpipe_block(&saved);
+		tbl_redis_status_t st = poll_cluster(t, wait_ms, ping_ms, ev, fresh_as_of_ms);
+		tbl_redis_sigpipe_restore(&saved, st != TBL_REDIS_OK);
+		return st;
+	}
 	if (!t->started) {
 		if (t->err[0] == '\0') {
 			snprintf(t->err, sizeof(t->err), "%s: the invalidation listener is not started", t->tracking.where);

@@ -18,6 +18,11 @@
  * rounded down, as *fresh_as_of_ms: the guarantee covers writes acknowledged at a millisecond strictly
  * less than it (a write in the same millisecond may have come after the PING).
  *
+ * cluster:// (redis_cluster.h): the same on every master, each master on a connection (or two) of its
+ * own; the freshness is the minimum over the masters, and a change of the cluster's topology (checked
+ * once a second) fails poll() like a lost connection. redis_tracker.c's top comment says what bound on
+ * staleness follows.
+ *
  * Not thread-safe; one tracker per thread. The callbacks must not call back into the tracker.
  */
 #ifndef TBL_REDIS_TRACKER_H
@@ -30,6 +35,9 @@
 #include "redis_url.h"
 
 typedef struct tbl_redis_tracker tbl_redis_tracker_t;
+
+/* The longest tbl_redis_tracker_server() may be (with its NUL). */
+#define TBL_REDIS_TRACKER_SERVER_MAX 4096
 
 typedef struct tbl_redis_tracker_events {
 	void *ctx;
@@ -74,7 +82,9 @@ void tbl_redis_tracker_free(tbl_redis_tracker_t *t);
 
 /* The server the last successful start connected to ("host:port", "[v6]:port" or the socket's path; ""
  * before one). With sentinel:// it is the master the Sentinels named then: a start on another server
- * than the one before is a failover followed. */
+ * than the one before is a failover followed. With cluster:// the masters tracked, "h1:p1,h2:p2,..."
+ * sorted (cut to TBL_REDIS_TRACKER_SERVER_MAX): a start on another set of masters is a failover (or a
+ * master added or removed). */
 const char *tbl_redis_tracker_server(const tbl_redis_tracker_t *t);
 
 /* "resp2-redirect" or "resp3-push": what this build uses. */

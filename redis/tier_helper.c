@@ -16,6 +16,10 @@
  * also asks the Sentinels whether they still name the master it tracks, and starts over (step 1) when
  * they name another: an old master cut off from the Sentinels but not from this host keeps its
  * connection open, and its invalidations are no longer the writers'.
+ * With cluster:// the tracker listens on every master and publishes the minimum of their freshness; it
+ * checks the cluster's topology once a second itself and fails the poll when it changed (step 4 then
+ * starts over on the new masters). A start on another set of masters than the last counts one
+ * `failovers` (a slot moved between the same masters does not).
  * Once a second it checks that it is still the table's helper and that another process still uses the
  * table; if not, it leaves. Readers stop trusting the L1 on their own when freshness stops advancing
  * (table.redis_max_stale), so a helper that dies or hangs costs speed, never correctness.
@@ -57,8 +61,12 @@
 #define TIER_RETRY_MAX_MS  1000u
 /* A registered helper silent for this long is hung: longer than any turn of its loop can take (at most
  * five calls to start tracking, and with sentinel:// one more for asking the Sentinels, each bounded by
- * table.redis_timeout). */
-#define TIER_HANG_MS(cfg)  (6u * (uint64_t)(cfg)->timeout_ms + 5000u)
+ * table.redis_timeout). With cluster:// a start is one CLUSTER SLOTS and five calls per master, and a
+ * poll may ask CLUSTER SLOTS once too: the bound assumes at most TIER_CLUSTER_MASTERS masters (a turn
+ * over more of them all timing out at once would be taken for a hang and restarted, nothing worse). */
+#define TIER_CLUSTER_MASTERS 16u
+#define TIER_HANG_MS(cfg)  (((cfg)->url.is_cluster ? 5u * TIER_CLUSTER_MASTERS + 3u : 6u) \
+                            * (uint64_t)(cfg)->timeout_ms + 5000u)
 
 typedef struct helper {
 	tbl_t *t;
@@ -271,7 +279,8 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 	unsigned ping_ms = cfg->max_stale_ms / 4u, retry_ms = 50u;
 	uint64_t next_check = 0;
 	int tracking = 0, tracked_before = 0;
-	char tracked[300] = "";   /* the server tracking last started on (sentinel://: the master then) */
+	/* the server tracking last started on (sentinel://: the master then; cluster://: the masters) */
+	char tracked[TBL_REDIS_TRACKER_SERVER_MAX] = "";
 
 	if (ping_ms > 250u) {
 		ping_ms = 250u;
@@ -315,8 +324,10 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 				tbl_tier_count(t, TBL_TIER_RECONNECTS, 1);
 			}
 			/* Another server than before: the Sentinels moved the master (a failover, or a switch by
-			 * hand). The flush below empties what the old one's lost invalidations may have left. */
-			if (cfg->url.is_sentinel && tracked[0] && strcmp(tracked, tbl_redis_tracker_server(tr)) != 0) {
+			 * hand), or another set of a cluster's masters. The flush below empties what the old one's
+			 * lost invalidations may have left. */
+			if ((cfg->url.is_sentinel || cfg->url.is_cluster) && tracked[0]
+			    && strcmp(tracked, tbl_redis_tracker_server(tr)) != 0) {
 				tbl_tier_count(t, TBL_TIER_FAILOVERS, 1);
 			}
 			snprintf(tracked, sizeof(tracked), "%s", tbl_redis_tracker_server(tr));

@@ -39,4 +39,24 @@ tbl_redis_url_t test_server_unix_url(const test_server_t *s, const char *query);
 /* A loopback port nothing listens on (bound and released). */
 int test_free_port(void);
 
+/* One command on the server's unix socket (hiredis's blocking API, format as redisCommand); NULL when it
+ * could not be sent or answered. The caller frees the reply. */
+struct redisReply *test_server_command(const test_server_t *s, const char *fmt, ...);
+
+/*
+ * A Redis Cluster of n servers started with --cluster-enabled yes (cluster-node-timeout 1000 ms, so that a
+ * failover takes a few seconds) and extra_args: servers 0..nmasters-1 are masters that share the 16384
+ * slots in even ranges (CLUSTER ADDSLOTSRANGE), the others replicas of master (i - nmasters) % nmasters.
+ * They meet through server 0 (CLUSTER MEET). Returns 0 once every node reports cluster_state:ok, agrees on
+ * the masters and every replica's link is up; -1 (with a message on stderr) otherwise.
+ */
+int test_cluster_start(test_server_t *nodes, int n, int nmasters, const char *const *extra_args);
+/* Waits (up to a minute) until every running node of the n reports cluster_state:ok and all give the same
+ * slot owners in CLUSTER SLOTS; 0 or -1. */
+int test_cluster_wait_ok(test_server_t *nodes, int n);
+/* The node's id (CLUSTER MYID) into buf (41 bytes); 0 or -1. */
+int test_cluster_node_id(const test_server_t *s, char *buf, size_t cap);
+/* "cluster://127.0.0.1:<port of node 0>,...<query>" parsed with the first nseeds nodes as seeds. */
+tbl_redis_url_t test_cluster_url(const test_server_t *nodes, int nseeds, const char *query);
+
 #endif

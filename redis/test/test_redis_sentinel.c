@@ -275,7 +275,7 @@ static void test_url_sentinel_refused(void)
 	expect_refused("sentinel://a,b,c,d,e,f,g,h,i?master=m", "too many Sentinels (at most 8)");
 	expect_refused("tcp://h1:6379?master=m", "master= is only for sentinel://");
 	expect_refused("unix:///tmp/r.sock?sentinel_auth=s3cret", "sentinel_auth= is only for sentinel://");
-	expect_refused("sentinal://h1?master=m", "expected tcp://, tls://, unix://, sentinel:// or sentinel+tls://");
+	expect_refused("sentinal://h1?master=m", "expected tcp://, tls://, unix://, sentinel://, sentinel+tls://, cluster:// or cluster+tls://");
 }
 
 /* ---- finding the master ------------------------------------------------------------------------------ */

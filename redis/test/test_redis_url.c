@@ -112,10 +112,52 @@ static void test_refused(void)
 	CHECK(parse("http://x", &u, NULL, 0) == -1);
 }
 
+static void test_cluster(void)
+{
+	tbl_redis_url_t u;
+	char err[256];
+	CHECK(parse("cluster://10.0.0.1:7000,10.0.0.2,[::1]:7002", &u, err, sizeof(err)) == 0);
+	CHECK(u.is_cluster && !u.is_sentinel && !u.is_unix && !u.tls && u.nseeds == 3);
+	CHECK(strcmp(u.seeds[0].host, "10.0.0.1") == 0 && u.seeds[0].port == 7000);
+	CHECK(strcmp(u.seeds[1].host, "10.0.0.2") == 0 && u.seeds[1].port == 6379);
+	CHECK(strcmp(u.seeds[2].host, "::1") == 0 && u.seeds[2].port == 7002);
+	/* The first seed stands for the cluster where one address is wanted. */
+	CHECK(strcmp(u.host, "10.0.0.1") == 0 && u.port == 7000 && u.db == 0);
+	char describe[300];
+	tbl_redis_url_describe(&u, describe, sizeof(describe));
+	CHECK(strcmp(describe, "cluster 10.0.0.1:7000,10.0.0.2:6379,[::1]:7002") == 0);
+	CHECK(parse("cluster://h?user=app&auth=s3cret&db=0", &u, err, sizeof(err)) == 0);
+	CHECK(u.nseeds == 1 && strcmp(u.user, "app") == 0 && strcmp(u.auth, "s3cret") == 0 && u.db == 0);
+	CHECK(parse("cluster+tls://h1:7000,h2:7001?verify=0&sni=redis.example", &u, err, sizeof(err)) == 0);
+	CHECK(u.is_cluster && u.tls && !u.tls_verify && u.nseeds == 2 && strcmp(u.tls_sni, "redis.example") == 0);
+	char many[512] = "cluster://";
+	for (int i = 0; i < TBL_REDIS_CLUSTER_SEEDS_MAX; i++) {
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%sh%d:%d", i ? "," : "", i, 7000 + i);
+	}
+	CHECK(parse(many, &u, err, sizeof(err)) == 0 && u.nseeds == TBL_REDIS_CLUSTER_SEEDS_MAX);
+	CHECK(u.seeds[TBL_REDIS_CLUSTER_SEEDS_MAX - 1].port == 7000 + TBL_REDIS_CLUSTER_SEEDS_MAX - 1);
+	snprintf(many + strlen(many), sizeof(many) - strlen(many), ",one-more");
+	REFUSED(many, "too many seed nodes (at most 16)");
+
+	REFUSED("cluster://", "no seed node hosts");
+	REFUSED("cluster://h1,,h2", "seed node 2: empty host");
+	REFUSED("cluster://h1,", "seed node 2: empty host");
+	REFUSED("cluster://h1:0", "seed node 1: bad port");
+	REFUSED("cluster://h1,h 2", "seed node 2: bad character");
+	REFUSED("cluster://h?db=1", "a Redis Cluster has only database 0");
+	REFUSED("cluster://h?master=m", "only for sentinel://");
+	REFUSED("cluster://h?sentinel_auth=x", "only for sentinel://");
+	REFUSED("cluster://h?cafile=/ca.pem", "only for tls://");
+	REFUSED("cluster://u:p@h", "user info");
+	REFUSED("cluster://h?user=u", "user= needs auth=");
+	REFUSED("clusters://h", "unknown scheme");
+}
+
 static const test_case_t tests[] = {
 	TEST_ENTRY(test_tcp),
 	TEST_ENTRY(test_unix_and_query),
 	TEST_ENTRY(test_refused),
+	TEST_ENTRY(test_cluster),
 };
 
 int main(int argc, char **argv)
