@@ -102,7 +102,7 @@ echo 'the replica is a master: ', var_export(in_array($replica['port'], cluster_
 
 // After recovery: B reads what A last wrote once max_stale has passed since A's write returned (each
 // round waits longer than max_stale, never less, so it holds on a loaded machine too).
-for ($i = 0; $i < 5; $i++) {
+for ($i = 0; $i < 3; $i++) {
     $w = ++$attempted;
     if ($set($w) !== true) {
         $problems[] = "after: write $w failed";
