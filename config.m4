@@ -90,7 +90,7 @@ if test "$PHP_TABLE" != "no"; then
       PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$PHP_TABLE_HIREDIS/$PHP_LIBDIR], TABLE_SHARED_LIBADD)
     fi
     AC_DEFINE(HAVE_TABLE_HIREDIS, 1, [Whether table is built with hiredis (tiered namespaces through Redis)])
-    TABLE_REDIS_SOURCES="redis/redis_url.c redis/redis_conn.c redis/redis_tls.c redis/redis_sentinel.c redis/redis_cluster.c redis/redis_client.c redis/redis_tracker.c redis/tier_config.c redis/tier_helper.c"
+    TABLE_REDIS_SOURCES="redis/redis_url.c redis/redis_conn.c redis/redis_tls.c redis/redis_sentinel.c redis/redis_cluster.c redis/redis_client.c redis/redis_client_cluster.c redis/redis_tracker.c redis/tier_config.c redis/tier_helper.c"
   fi
 
   if test "$PHP_TABLE_IGBINARY" != "no"; then

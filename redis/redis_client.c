@@ -1,9 +1,10 @@
 /*
  * redis_client.c - the commands of redis_client.h over one tbl_redis_conn_t.
  *
- * Every command goes through run(): connect if needed, append the command(s) to hiredis's output buffer,
- * write them all, then read exactly one reply per command, all against one deadline (now + timeout_ms, taken
- * before connecting: the host's lookup, the connect and the handshake count against it too).
+ * Every command goes through tbl_redis_run_on() (by way of run_keyed): connect if needed, append the
+ * command(s) to hiredis's output buffer, write them all, then read exactly one reply per command, all
+ * against one deadline (now + timeout_ms, taken before connecting: the host's lookup, the connect and the
+ * handshake count against it too).
  * Pipelined commands (MULTI/SET.../EXEC, EXISTS+PERSIST) therefore cost one round trip. The replies come
  * back unchecked; each command then checks the shape it expects, and anything else (an integer where a
  * string belongs, an array of the wrong length) is treated as a broken connection: the context is closed
@@ -16,43 +17,22 @@
  * server does not have the script yet (NOSCRIPT: a new or restarted server, SCRIPT FLUSH), EVAL sends its
  * text, which also caches it for the next EVALSHA.
  *
- * cluster:// (redis_cluster.h): every command goes through run_keyed(), which picks the master of its key's
- * slot and follows redirections. A redirected command was not executed (MOVED/ASK are refusals), and the
- * pipelines sent here concern one slot each and are read-only (GET/PTTL, MGET/PTTL), idempotent
- * (EXISTS/PERSIST) or a MULTI block that a refused SET aborts as a whole (EXECABORT), so sending them again
- * to the node named applies nothing twice. MOVED updates the slot (or, when it names a master the map does
- * not know, goes there and makes the next call learn the map again) and resends at once; ASK resends to the
- * node named, after ASKING, and leaves the map as it is. At most TBL_REDIS_CLUSTER_REDIRECTS_MAX of them per
- * command. A connection error, TRYAGAIN or CLUSTERDOWN makes the next call learn the map again; the call
- * itself fails (EIO, or EREPLY with the server's text), as on one server. Multi-key calls are split by slot,
- * one command (or MULTI block) per slot, all within the call's one deadline, and their results put back in
- * the caller's order.
+ * cluster:// (redis_cluster.h): every command goes through run_keyed(), which hands it to
+ * redis_client_cluster.c to reach its key's master (redirections followed there); the multi-key calls, PING
+ * and del_prefix have their cluster side there too. The functions both files share are in
+ * redis_client_internal.h.
  */
 #include "redis_client.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "redis_client_internal.h"
 #include "redis_cluster.h"
 #include "redis_conn.h"
 #include "redis_scripts.h"
-
-struct tbl_redis {
-	tbl_redis_conn_t conn;          /* one server; with cluster:// only its where/err, for the cluster's failures */
-	tbl_redis_cluster_t *cluster;   /* cluster://, NULL otherwise */
-	tbl_redis_conn_t *cur;          /* the connection of the last command: its err is last_error */
-	uint64_t deadline;              /* cluster://: the deadline of the call under way, 0 between calls */
-};
-
-/* One command of a pipeline: argc arguments with their lengths. */
-typedef struct command {
-	int argc;
-	const char **argv;
-	const size_t *lens;
-} command_t;
 
 void tbl_redis_buf_free(tbl_redis_buf_t *b)
 {
@@ -122,7 +102,7 @@ int tbl_redis_connected(const tbl_redis_t *r)
 	return r->conn.ctx != NULL;
 }
 
-static void free_replies(size_t n, redisReply **replies)
+void tbl_redis_free_replies(size_t n, redisReply **replies)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (replies[i]) freeReplyObject(replies[i]);
@@ -130,10 +110,22 @@ static void free_replies(size_t n, redisReply **replies)
 	}
 }
 
+/* ASK (cluster://): ASKING lets only the next command at the importing node, so it goes before each
+ * command of a pipeline; inside MULTI ... EXEC the flag lasts until EXEC, and an ASKING there would be
+ * queued, so a block gets one, before MULTI. Whether cmd gets one; *in_multi follows the block. */
+static int asking_before(const tbl_redis_cmd_t *cmd, int *in_multi)
+{
+	int before = !*in_multi;
+	if (cmd->argc == 1 && strcmp(cmd->argv[0], "MULTI") == 0) *in_multi = 1;
+	else if (cmd->argc == 1 && strcmp(cmd->argv[0], "EXEC") == 0) *in_multi = 0;
+	return before;
+}
+
 /* Sends n commands on c and reads their n replies into replies[] (all NULL on failure), before deadline
- * (0: now + timeout_ms, taken after the idle check). asking: ASKING first (cluster://), its reply dropped. */
-static tbl_redis_status_t run_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t deadline, int asking, size_t n,
-                                 const command_t *cmds, redisReply **replies)
+ * (0: now + timeout_ms, taken after the idle check). asking: ASKING before them (asking_before), its
+ * replies dropped. */
+tbl_redis_status_t tbl_redis_run_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t deadline, int asking, size_t n,
+                                 const tbl_redis_cmd_t *cmds, redisReply **replies)
 {
 	sigset_t saved;
 	tbl_redis_status_t st = TBL_REDIS_OK;
@@ -150,24 +142,28 @@ static tbl_redis_status_t run_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t d
 	 * the commands and their replies. */
 	if (deadline == 0) deadline = tbl_redis_now_ms() + c->timeout_ms;
 	if (!c->ctx) st = tbl_redis_conn_open(c, 0, deadline);
-	if (asking && st == TBL_REDIS_OK) {
-		const char *asking_argv[] = { "ASKING" };
-		st = tbl_redis_conn_append(c, 1, asking_argv, NULL);
-	}
+	int in_multi = 0;
 	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
-		st = tbl_redis_conn_append(c, cmds[i].argc, cmds[i].argv, cmds[i].lens);
+		if (asking && asking_before(&cmds[i], &in_multi)) {
+			const char *asking_argv[] = { "ASKING" };
+			st = tbl_redis_conn_append(c, 1, asking_argv, NULL);
+		}
+		if (st == TBL_REDIS_OK) st = tbl_redis_conn_append(c, cmds[i].argc, cmds[i].argv, cmds[i].lens);
 	}
 	if (st == TBL_REDIS_OK) st = tbl_redis_conn_flush(c, deadline);
-	if (asking && st == TBL_REDIS_OK) {
-		redisReply *reply;
-		st = tbl_redis_conn_read(c, deadline, &reply);
-		if (st == TBL_REDIS_OK) {
+	in_multi = 0;
+	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
+		if (asking && asking_before(&cmds[i], &in_multi)) {
+			redisReply *reply;
+			st = tbl_redis_conn_read(c, deadline, &reply);
+			if (st != TBL_REDIS_OK) break;
 			int type = reply->type;
 			freeReplyObject(reply);
-			if (type != REDIS_REPLY_STATUS) st = tbl_redis_conn_fail(c, "unexpected reply to ASKING (type %d)", type);
+			if (type != REDIS_REPLY_STATUS) {
+				st = tbl_redis_conn_fail(c, "unexpected reply to ASKING (type %d)", type);
+				break;
+			}
 		}
-	}
-	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 		st = tbl_redis_conn_read(c, deadline, &replies[i]);
 	}
 	/* sentinel://: a -READONLY reply means the server became a replica (a failover demoted it). The
@@ -180,119 +176,28 @@ static tbl_redis_status_t run_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t d
 		}
 	}
 	tbl_redis_sigpipe_restore(&saved, st != TBL_REDIS_OK);
-	if (st != TBL_REDIS_OK) free_replies(n, replies);
+	if (st != TBL_REDIS_OK) tbl_redis_free_replies(n, replies);
 	return st;
-}
-
-/* The cluster's own failure (no map, a slot nobody serves, too many redirections): EIO with the text in
- * r->conn, which last_error then reports. */
-static tbl_redis_status_t cluster_fail(tbl_redis_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static tbl_redis_status_t cluster_fail(tbl_redis_t *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->conn.err, sizeof(r->conn.err), fmt, ap);
-	va_end(ap);
-	r->cur = &r->conn;
-	return TBL_REDIS_EIO;
-}
-
-static int error_starts(const redisReply *reply, const char *word)
-{
-	size_t n = strlen(word);
-	return reply->type == REDIS_REPLY_ERROR && reply->len >= n && memcmp(reply->str, word, n) == 0;
-}
-
-/* The first redirection among n replies: as tbl_redis_cluster_parse_redirect (0 none). TRYAGAIN and
- * CLUSTERDOWN make the map forgotten (the call returns them as error replies). */
-static int find_redirect(tbl_redis_cluster_t *cl, size_t n, redisReply **replies, unsigned *slot, char *host,
-                         size_t hostcap, int *port)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (replies[i]->type != REDIS_REPLY_ERROR) continue;
-		int kind = tbl_redis_cluster_parse_redirect(replies[i]->str, replies[i]->len, slot, host, hostcap, port);
-		if (kind != 0) return kind;
-		if (error_starts(replies[i], "TRYAGAIN") || error_starts(replies[i], "CLUSTERDOWN")) {
-			tbl_redis_cluster_forget_map(cl);
-		}
-	}
-	return 0;
-}
-
-/* cluster://: n commands about the one slot `slot`, sent to its master, redirections followed (see the top). */
-static tbl_redis_status_t run_slot(tbl_redis_t *r, unsigned slot, size_t n, const command_t *cmds, redisReply **replies)
-{
-	tbl_redis_cluster_t *cl = r->cluster;
-	uint64_t deadline = r->deadline ? r->deadline : tbl_redis_now_ms() + r->conn.timeout_ms;
-	tbl_redis_conn_t *go_to = NULL;   /* where a redirection sent the command */
-	int asking = 0;
-	for (size_t i = 0; i < n; i++) replies[i] = NULL;
-	for (int hop = 0; hop <= TBL_REDIS_CLUSTER_REDIRECTS_MAX; hop++) {
-		if (!go_to && !tbl_redis_cluster_has_map(cl)) {
-			tbl_redis_status_t st = tbl_redis_cluster_discover(cl, deadline, r->conn.err, sizeof(r->conn.err));
-			if (st != TBL_REDIS_OK) {
-				r->cur = &r->conn;
-				return st;
-			}
-		}
-		tbl_redis_conn_t *c = go_to ? go_to : tbl_redis_cluster_slot_conn(cl, slot);
-		if (!c) {
-			tbl_redis_cluster_forget_map(cl);
-			return cluster_fail(r, "%s: no master serves slot %u (the cluster is down or being set up)", r->conn.where,
-			                    slot);
-		}
-		tbl_redis_status_t st = run_on(r, c, deadline, asking, n, cmds, replies);
-		if (st != TBL_REDIS_OK) {
-			/* A node gone (failed over, restarted) or a timeout: learn the map again on the next call. */
-			tbl_redis_cluster_forget_map(cl);
-			return st;
-		}
-		unsigned to_slot = 0;
-		char host[256];
-		int port = 0;
-		int kind = find_redirect(cl, n, replies, &to_slot, host, sizeof(host), &port);
-		if (kind == 0) return TBL_REDIS_OK;
-		free_replies(n, replies);
-		if (kind < 0) {
-			tbl_redis_cluster_forget_map(cl);
-			return tbl_redis_conn_fail(c, "a malformed MOVED/ASK redirection (not followed)");
-		}
-		tbl_redis_conn_t *to = tbl_redis_cluster_node(cl, host, port);
-		if (!to) return cluster_fail(r, "%s: too many nodes to follow a redirection", r->conn.where);
-		if (kind == 1) {
-			/* A master the map knows: that slot is its now. One it does not know (a failover, a new node):
-			 * go there now and learn the whole map on the next call. */
-			tbl_redis_cluster_moved(cl, to_slot, to);
-			go_to = tbl_redis_cluster_has_map(cl) ? NULL : to;
-			asking = 0;
-		} else {
-			go_to = to;
-			asking = 1;
-		}
-	}
-	tbl_redis_cluster_forget_map(cl);
-	return cluster_fail(r, "%s: more than %d MOVED/ASK redirections for slot %u (resharding?)", r->conn.where,
-	                    TBL_REDIS_CLUSTER_REDIRECTS_MAX, slot);
 }
 
 /* n commands about one key (or keys of one slot, key being one of them): to its master with cluster://,
  * else to the one server. */
-static tbl_redis_status_t run_keyed(tbl_redis_t *r, const char *key, size_t klen, size_t n, const command_t *cmds,
+static tbl_redis_status_t run_keyed(tbl_redis_t *r, const char *key, size_t klen, size_t n, const tbl_redis_cmd_t *cmds,
                                     redisReply **replies)
 {
-	if (r->cluster) return run_slot(r, tbl_redis_cluster_key_slot(key, klen), n, cmds, replies);
-	return run_on(r, &r->conn, 0, 0, n, cmds, replies);
+	if (r->cluster) return tbl_redis_cl_run_slot(r, tbl_redis_cluster_key_slot(key, klen), n, cmds, replies);
+	return tbl_redis_run_on(r, &r->conn, 0, 0, n, cmds, replies);
 }
 
 /* One command whose argv[1] is its key (every command sent with run_one). */
 static tbl_redis_status_t run_one(tbl_redis_t *r, int argc, const char **argv, const size_t *lens, redisReply **reply)
 {
-	command_t cmd = { argc, argv, lens };
+	tbl_redis_cmd_t cmd = { argc, argv, lens };
 	return run_keyed(r, argv[1], lens[1], 1, &cmd, reply);
 }
 
 /* A reply of a type the command never answers with: the stream is out of step, so drop it. */
-static tbl_redis_status_t unexpected(tbl_redis_t *r, const char *command, redisReply *reply)
+tbl_redis_status_t tbl_redis_unexpected(tbl_redis_t *r, const char *command, redisReply *reply)
 {
 	int type = reply ? reply->type : -1;
 	if (reply) freeReplyObject(reply);
@@ -330,52 +235,30 @@ static tbl_redis_status_t run_integer(tbl_redis_t *r, const char *name, int argc
 	tbl_redis_status_t st = run_one(r, argc, argv, lens, &reply);
 	if (st != TBL_REDIS_OK) return st;
 	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
-	if (reply->type != REDIS_REPLY_INTEGER) return unexpected(r, name, reply);
+	if (reply->type != REDIS_REPLY_INTEGER) return tbl_redis_unexpected(r, name, reply);
 	*value = reply->integer;
 	freeReplyObject(reply);
 	return TBL_REDIS_OK;
 }
 
 /* PING on connection c (the one server, or a cluster's master). */
-static tbl_redis_status_t ping_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t deadline)
+tbl_redis_status_t tbl_redis_ping_on(tbl_redis_t *r, tbl_redis_conn_t *c, uint64_t deadline)
 {
 	const char *argv[] = { "PING" };
-	command_t cmd = { 1, argv, NULL };
+	tbl_redis_cmd_t cmd = { 1, argv, NULL };
 	redisReply *reply;
-	tbl_redis_status_t st = run_on(r, c, deadline, 0, 1, &cmd, &reply);
+	tbl_redis_status_t st = tbl_redis_run_on(r, c, deadline, 0, 1, &cmd, &reply);
 	if (st != TBL_REDIS_OK) return st;
 	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
-	if (reply->type != REDIS_REPLY_STATUS) return unexpected(r, "PING", reply);
+	if (reply->type != REDIS_REPLY_STATUS) return tbl_redis_unexpected(r, "PING", reply);
 	freeReplyObject(reply);
-	return TBL_REDIS_OK;
-}
-
-/* cluster://: the masters of the map (learnt first when unknown), into out (TBL_REDIS_CLUSTER_NODES_MAX). */
-static tbl_redis_status_t cluster_masters(tbl_redis_t *r, uint64_t deadline, tbl_redis_conn_t **out, int *n)
-{
-	*n = 0;
-	if (!tbl_redis_cluster_has_map(r->cluster)) {
-		tbl_redis_status_t st = tbl_redis_cluster_discover(r->cluster, deadline, r->conn.err, sizeof(r->conn.err));
-		if (st != TBL_REDIS_OK) {
-			r->cur = &r->conn;
-			return st;
-		}
-	}
-	*n = tbl_redis_cluster_masters(r->cluster, out, TBL_REDIS_CLUSTER_NODES_MAX);
 	return TBL_REDIS_OK;
 }
 
 tbl_redis_status_t tbl_redis_ping(tbl_redis_t *r)
 {
-	if (!r->cluster) return ping_on(r, &r->conn, 0);
-	/* Every master, within one timeout: the first that fails is the answer. */
-	tbl_redis_conn_t *masters[TBL_REDIS_CLUSTER_NODES_MAX];
-	int n;
-	uint64_t deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
-	tbl_redis_status_t st = cluster_masters(r, deadline, masters, &n);
-	for (int i = 0; i < n && st == TBL_REDIS_OK; i++) st = ping_on(r, masters[i], deadline);
-	if (st == TBL_REDIS_EIO) tbl_redis_cluster_forget_map(r->cluster);
-	return st;
+	if (r->cluster) return tbl_redis_cl_ping(r);
+	return tbl_redis_ping_on(r, &r->conn, 0);
 }
 
 tbl_redis_status_t tbl_redis_get(tbl_redis_t *r, const char *key, size_t klen, tbl_redis_buf_t *out)
@@ -390,7 +273,7 @@ tbl_redis_status_t tbl_redis_get(tbl_redis_t *r, const char *key, size_t klen, t
 	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
 	if (reply->type == REDIS_REPLY_NIL) st = TBL_REDIS_NIL;
 	else if (reply->type == REDIS_REPLY_STRING) st = copy_string(r, reply, out);
-	else return unexpected(r, "GET", reply);
+	else return tbl_redis_unexpected(r, "GET", reply);
 	freeReplyObject(reply);
 	return st;
 }
@@ -400,7 +283,7 @@ tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t kl
 {
 	const char *get_argv[] = { "GET", key }, *pttl_argv[] = { "PTTL", key };
 	size_t get_lens[] = { 3, klen }, pttl_lens[] = { 4, klen };
-	command_t cmds[] = { { 2, get_argv, get_lens }, { 2, pttl_argv, pttl_lens } };
+	tbl_redis_cmd_t cmds[] = { { 2, get_argv, get_lens }, { 2, pttl_argv, pttl_lens } };
 	redisReply *replies[2];
 	tbl_redis_status_t st;
 
@@ -417,7 +300,7 @@ tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t kl
 	if (replies[1]->type != REDIS_REPLY_INTEGER || (replies[0]->type != REDIS_REPLY_NIL
 	                                                && replies[0]->type != REDIS_REPLY_STRING)) {
 		freeReplyObject(replies[1]);
-		return unexpected(r, "GET/PTTL", replies[0]);
+		return tbl_redis_unexpected(r, "GET/PTTL", replies[0]);
 	}
 	if (replies[0]->type == REDIS_REPLY_NIL || replies[1]->integer == -2) {
 		st = TBL_REDIS_NIL;   /* missing, or expired between the two */
@@ -425,12 +308,78 @@ tbl_redis_status_t tbl_redis_get_pttl(tbl_redis_t *r, const char *key, size_t kl
 		st = copy_string(r, replies[0], out);
 		*pttl_ms = replies[1]->integer < 0 ? -1 : (int64_t)replies[1]->integer;
 	}
-	free_replies(2, replies);
+	tbl_redis_free_replies(2, replies);
 	return st;
 }
 
+/* The replies of an MGET of n keys and, when pttls is not NULL, of the n PTTLs behind it, into out and
+ * pttls; the replies are freed (the array is the caller's). */
+tbl_redis_status_t tbl_redis_mget_replies(tbl_redis_t *r, size_t n, redisReply **replies, tbl_redis_buf_t *out,
+                                       int64_t *pttls)
+{
+	size_t ncmds = pttls ? n + 1 : 1;
+	tbl_redis_status_t st = TBL_REDIS_OK;
+	redisReply *reply = replies[0];
+	for (size_t i = 1; i < ncmds && st == TBL_REDIS_OK; i++) {
+		if (replies[i]->type != REDIS_REPLY_INTEGER) {
+			st = tbl_redis_unexpected(r, "PTTL", replies[i]);
+			replies[i] = NULL;
+		}
+	}
+	if (st == TBL_REDIS_OK && reply->type == REDIS_REPLY_ERROR) {
+		st = error_reply(r, reply);
+		replies[0] = NULL;
+	} else if (st == TBL_REDIS_OK && (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)) {
+		st = tbl_redis_unexpected(r, "MGET", reply);
+		replies[0] = NULL;
+	}
+	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
+		const redisReply *e = reply->element[i];
+		if (e->type == REDIS_REPLY_STRING) {
+			/* A key that expired between MGET and its PTTL (-2) is missing, as in GET/PTTL. */
+			if (pttls && replies[i + 1]->integer == -2) continue;
+			st = copy_string(r, e, &out[i]);
+			if (pttls) pttls[i] = replies[i + 1]->integer < 0 ? -1 : (int64_t)replies[i + 1]->integer;
+		} else if (e->type != REDIS_REPLY_NIL) {
+			st = tbl_redis_unexpected(r, "MGET", reply);
+			replies[0] = NULL;
+		}
+	}
+	tbl_redis_free_replies(ncmds, replies);
+	if (st != TBL_REDIS_OK) {
+		for (size_t i = 0; i < n; i++) {
+			tbl_redis_buf_free(&out[i]);
+			if (pttls) pttls[i] = -1;
+		}
+	}
+	return st;
+}
+
+/* MGET's arguments, then two (PTTL key) for each key when with_pttl: n + 1 + (with_pttl ? 2n : 0) in argv
+ * and lens, and 1 + (with_pttl ? n : 0) commands in cmds. */
+void tbl_redis_mget_commands(size_t n, const char *const *keys, const size_t *klens, int with_pttl, const char **argv,
+                          size_t *lens, tbl_redis_cmd_t *cmds)
+{
+	argv[0] = "MGET";
+	lens[0] = 4;
+	for (size_t i = 0; i < n; i++) {
+		argv[i + 1] = keys[i];
+		lens[i + 1] = klens[i];
+	}
+	cmds[0] = (tbl_redis_cmd_t){ (int)(n + 1), argv, lens };
+	for (size_t i = 0; with_pttl && i < n; i++) {
+		const char **pargv = argv + n + 1 + 2 * i;
+		size_t *plens = lens + n + 1 + 2 * i;
+		pargv[0] = "PTTL";
+		plens[0] = 4;
+		pargv[1] = keys[i];
+		plens[1] = klens[i];
+		cmds[i + 1] = (tbl_redis_cmd_t){ 2, pargv, plens };
+	}
+}
+
 /* MGET of n keys and, when pttls is not NULL, a PTTL of each behind it in the same pipeline. */
-static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+tbl_redis_status_t tbl_redis_mget_slot(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                tbl_redis_buf_t *out, int64_t *pttls)
 {
 	size_t ncmds = pttls ? n + 1 : 1;
@@ -448,26 +397,11 @@ static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys
 	size_t nargs = (n + 1) + (pttls ? 2 * n : 0);
 	const char **argv = malloc(nargs * sizeof(*argv));
 	size_t *lens = malloc(nargs * sizeof(*lens));
-	command_t *cmds = malloc(ncmds * sizeof(*cmds));
+	tbl_redis_cmd_t *cmds = malloc(ncmds * sizeof(*cmds));
 	redisReply **replies = malloc(ncmds * sizeof(*replies));
 	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
 	if (argv && lens && cmds && replies) {
-		argv[0] = "MGET";
-		lens[0] = 4;
-		for (size_t i = 0; i < n; i++) {
-			argv[i + 1] = keys[i];
-			lens[i + 1] = klens[i];
-		}
-		cmds[0] = (command_t){ (int)(n + 1), argv, lens };
-		for (size_t i = 0; pttls && i < n; i++) {
-			const char **pargv = argv + n + 1 + 2 * i;
-			size_t *plens = lens + n + 1 + 2 * i;
-			pargv[0] = "PTTL";
-			plens[0] = 4;
-			pargv[1] = keys[i];
-			plens[1] = klens[i];
-			cmds[i + 1] = (command_t){ 2, pargv, plens };
-		}
+		tbl_redis_mget_commands(n, keys, klens, pttls != NULL, argv, lens, cmds);
 		st = run_keyed(r, keys[0], klens[0], ncmds, cmds, replies);
 	} else {
 		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building MGET", r->cur->where);
@@ -475,144 +409,24 @@ static tbl_redis_status_t mget(tbl_redis_t *r, size_t n, const char *const *keys
 	free(argv);
 	free(lens);
 	free(cmds);
-	if (st != TBL_REDIS_OK) {
-		free(replies);
-		return st;
-	}
-	redisReply *reply = replies[0];
-	for (size_t i = 1; i < ncmds && st == TBL_REDIS_OK; i++) {
-		if (replies[i]->type != REDIS_REPLY_INTEGER) {
-			st = unexpected(r, "PTTL", replies[i]);
-			replies[i] = NULL;
-		}
-	}
-	if (st == TBL_REDIS_OK && reply->type == REDIS_REPLY_ERROR) {
-		st = error_reply(r, reply);
-		replies[0] = NULL;
-	} else if (st == TBL_REDIS_OK && (reply->type != REDIS_REPLY_ARRAY || reply->elements != n)) {
-		st = unexpected(r, "MGET", reply);
-		replies[0] = NULL;
-	}
-	for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
-		const redisReply *e = reply->element[i];
-		if (e->type == REDIS_REPLY_STRING) {
-			/* A key that expired between MGET and its PTTL (-2) is missing, as in GET/PTTL. */
-			if (pttls && replies[i + 1]->integer == -2) continue;
-			st = copy_string(r, e, &out[i]);
-			if (pttls) pttls[i] = replies[i + 1]->integer < 0 ? -1 : (int64_t)replies[i + 1]->integer;
-		} else if (e->type != REDIS_REPLY_NIL) {
-			st = unexpected(r, "MGET", reply);
-			replies[0] = NULL;
-		}
-	}
-	free_replies(ncmds, replies);
+	if (st == TBL_REDIS_OK) st = tbl_redis_mget_replies(r, n, replies, out, pttls);
 	free(replies);
-	if (st != TBL_REDIS_OK) {
-		for (size_t i = 0; i < n; i++) {
-			tbl_redis_buf_free(&out[i]);
-			if (pttls) pttls[i] = -1;
-		}
-	}
 	return st;
 }
 
-/* cluster://: keys grouped by slot. by[] is 0..n-1 ordered by (slot, index); a group is a run of one slot. */
-typedef struct slot_index {
-	unsigned slot;
-	size_t index;
-} slot_index_t;
-
-static int slot_index_order(const void *a, const void *b)
-{
-	const slot_index_t *x = a, *y = b;
-	if (x->slot != y->slot) return x->slot < y->slot ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-/* The grouping of n keys (malloc'd; NULL when out of memory, with the message set). */
-static slot_index_t *group_by_slot(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens)
-{
-	slot_index_t *by = malloc(n * sizeof(*by));
-	if (!by) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory grouping %zu keys by slot", r->conn.where, n);
-		r->cur = &r->conn;
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++) by[i] = (slot_index_t){ tbl_redis_cluster_key_slot(keys[i], klens[i]), i };
-	qsort(by, n, sizeof(*by), slot_index_order);
-	return by;
-}
-
-/* The end of the group that starts at by[from]. */
-static size_t group_end(const slot_index_t *by, size_t n, size_t from)
-{
-	size_t to = from + 1;
-	while (to < n && by[to].slot == by[from].slot) to++;
-	return to;
-}
-
-/* cluster://: one MGET (and PTTLs) per slot, the results put back in the caller's order. */
-static tbl_redis_status_t cluster_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
-                                       tbl_redis_buf_t *out, int64_t *pttls)
-{
-	for (size_t i = 0; i < n; i++) {
-		out[i].data = NULL;
-		out[i].len = 0;
-		if (pttls) pttls[i] = -1;
-	}
-	if (n == 0) return TBL_REDIS_OK;
-	slot_index_t *by = group_by_slot(r, n, keys, klens);
-	const char **gkeys = malloc(n * sizeof(*gkeys));
-	size_t *glens = malloc(n * sizeof(*glens));
-	tbl_redis_buf_t *gout = malloc(n * sizeof(*gout));
-	int64_t *gpttls = malloc(n * sizeof(*gpttls));
-	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
-	if (by && gkeys && glens && gout && gpttls) {
-		st = TBL_REDIS_OK;
-		r->deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
-		for (size_t from = 0, to; from < n && st == TBL_REDIS_OK; from = to) {
-			to = group_end(by, n, from);
-			for (size_t j = from; j < to; j++) {
-				gkeys[j - from] = keys[by[j].index];
-				glens[j - from] = klens[by[j].index];
-			}
-			st = mget(r, to - from, gkeys, glens, gout, pttls ? gpttls : NULL);
-			for (size_t j = from; j < to && st == TBL_REDIS_OK; j++) {
-				out[by[j].index] = gout[j - from];
-				if (pttls) pttls[by[j].index] = gpttls[j - from];
-			}
-		}
-		r->deadline = 0;
-	} else if (by) {
-		snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory building MGET", r->conn.where);
-		r->cur = &r->conn;
-	}
-	if (st != TBL_REDIS_OK) {
-		for (size_t i = 0; i < n; i++) {
-			tbl_redis_buf_free(&out[i]);
-			if (pttls) pttls[i] = -1;
-		}
-	}
-	free(by);
-	free(gkeys);
-	free(glens);
-	free(gout);
-	free(gpttls);
-	return st;
-}
 
 tbl_redis_status_t tbl_redis_mget(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                   tbl_redis_buf_t *out)
 {
-	if (r->cluster) return cluster_mget(r, n, keys, klens, out, NULL);
-	return mget(r, n, keys, klens, out, NULL);
+	if (r->cluster) return tbl_redis_cl_mget(r, n, keys, klens, out, NULL);
+	return tbl_redis_mget_slot(r, n, keys, klens, out, NULL);
 }
 
 tbl_redis_status_t tbl_redis_mget_pttl(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                        tbl_redis_buf_t *out, int64_t *pttls_ms)
 {
-	if (r->cluster) return cluster_mget(r, n, keys, klens, out, pttls_ms);
-	return mget(r, n, keys, klens, out, pttls_ms);
+	if (r->cluster) return tbl_redis_cl_mget(r, n, keys, klens, out, pttls_ms);
+	return tbl_redis_mget_slot(r, n, keys, klens, out, pttls_ms);
 }
 
 /* SET's arguments: SET key val [PX ms] [NX], in argv/lens (room for 6); returns argc. */
@@ -646,19 +460,19 @@ tbl_redis_status_t tbl_redis_set(tbl_redis_t *r, const char *key, size_t klen, c
 	if (st != TBL_REDIS_OK) return st;
 	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
 	if (reply->type == REDIS_REPLY_NIL && only_if_absent) st = TBL_REDIS_NIL;
-	else if (reply->type != REDIS_REPLY_STATUS) return unexpected(r, "SET", reply);
+	else if (reply->type != REDIS_REPLY_STATUS) return tbl_redis_unexpected(r, "SET", reply);
 	freeReplyObject(reply);
 	return st;
 }
 
 /* The n SETs in one MULTI/EXEC (with cluster://, keys of one slot). */
-static tbl_redis_status_t set_many(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+tbl_redis_status_t tbl_redis_set_many_slot(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                    const void *const *vals, const size_t *vlens, uint64_t ttl_ms)
 {
 	if (n == 0) return TBL_REDIS_OK;
 	static const char *multi_argv[] = { "MULTI" }, *exec_argv[] = { "EXEC" };
 	size_t ncmd = n + 2;
-	command_t *cmds = malloc(ncmd * sizeof(*cmds));
+	tbl_redis_cmd_t *cmds = malloc(ncmd * sizeof(*cmds));
 	const char **argv = malloc(n * 5 * sizeof(*argv));
 	size_t *lens = malloc(n * 5 * sizeof(*lens));
 	redisReply **replies = malloc(ncmd * sizeof(*replies));
@@ -668,7 +482,7 @@ static tbl_redis_status_t set_many(tbl_redis_t *r, size_t n, const char *const *
 		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building MULTI/EXEC", r->cur->where);
 		goto out;
 	}
-	cmds[0] = (command_t){ 1, multi_argv, NULL };
+	cmds[0] = (tbl_redis_cmd_t){ 1, multi_argv, NULL };
 	for (size_t i = 0; i < n; i++) {
 		const char **a = argv + 5 * i;
 		size_t *l = lens + 5 * i;
@@ -677,7 +491,7 @@ static tbl_redis_status_t set_many(tbl_redis_t *r, size_t n, const char *const *
 		cmds[i + 1].argv = a;
 		cmds[i + 1].lens = l;
 	}
-	cmds[n + 1] = (command_t){ 1, exec_argv, NULL };
+	cmds[n + 1] = (tbl_redis_cmd_t){ 1, exec_argv, NULL };
 	st = run_keyed(r, keys[0], klens[0], ncmd, cmds, replies);
 	if (st != TBL_REDIS_OK) goto out;
 
@@ -687,7 +501,7 @@ static tbl_redis_status_t set_many(tbl_redis_t *r, size_t n, const char *const *
 		if (replies[i]->type == REDIS_REPLY_ERROR) {
 			if (!refused) refused = replies[i];
 		} else if (replies[i]->type != REDIS_REPLY_STATUS) {
-			st = unexpected(r, i == 0 ? "MULTI" : "SET (queued)", NULL);
+			st = tbl_redis_unexpected(r, i == 0 ? "MULTI" : "SET (queued)", NULL);
 		}
 	}
 	const redisReply *exec = replies[n + 1];
@@ -697,7 +511,7 @@ static tbl_redis_status_t set_many(tbl_redis_t *r, size_t n, const char *const *
 		} else if (exec->type == REDIS_REPLY_ERROR) {
 			st = tbl_redis_conn_error_reply(r->cur, exec);
 		} else if (exec->type != REDIS_REPLY_ARRAY || exec->elements != n) {
-			st = unexpected(r, "EXEC", NULL);
+			st = tbl_redis_unexpected(r, "EXEC", NULL);
 		} else {
 			for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
 				if (exec->element[i]->type == REDIS_REPLY_ERROR) {
@@ -706,7 +520,7 @@ static tbl_redis_status_t set_many(tbl_redis_t *r, size_t n, const char *const *
 			}
 		}
 	}
-	free_replies(ncmd, replies);
+	tbl_redis_free_replies(ncmd, replies);
 out:
 	free(cmds);
 	free(argv);
@@ -715,67 +529,15 @@ out:
 	return st;
 }
 
-/* Keys, lengths and values of one slot's group, gathered for a per-slot call. */
-typedef struct slot_group {
-	const char **keys;
-	size_t *klens;
-	const void **vals;
-	size_t *vlens;
-} slot_group_t;
-
-static void slot_group_free(slot_group_t *g)
-{
-	free(g->keys);
-	free(g->klens);
-	free(g->vals);
-	free(g->vlens);
-}
-
-static int slot_group_alloc(tbl_redis_t *r, slot_group_t *g, size_t n, int with_values)
-{
-	g->keys = malloc(n * sizeof(*g->keys));
-	g->klens = malloc(n * sizeof(*g->klens));
-	g->vals = with_values ? malloc(n * sizeof(*g->vals)) : NULL;
-	g->vlens = with_values ? malloc(n * sizeof(*g->vlens)) : NULL;
-	if (g->keys && g->klens && (!with_values || (g->vals && g->vlens))) return 0;
-	slot_group_free(g);
-	snprintf(r->conn.err, sizeof(r->conn.err), "%s: out of memory grouping %zu keys by slot", r->conn.where, n);
-	r->cur = &r->conn;
-	return -1;
-}
-
 tbl_redis_status_t tbl_redis_set_many(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                       const void *const *vals, const size_t *vlens, uint64_t ttl_ms)
 {
-	if (!r->cluster || n == 0) return set_many(r, n, keys, klens, vals, vlens, ttl_ms);
-	/* One MULTI/EXEC per slot, in slot order: atomic per slot only (redis_client.h). */
-	slot_group_t g;
-	slot_index_t *by = group_by_slot(r, n, keys, klens);
-	if (!by) return TBL_REDIS_ENOMEM;
-	if (slot_group_alloc(r, &g, n, 1) != 0) {
-		free(by);
-		return TBL_REDIS_ENOMEM;
-	}
-	tbl_redis_status_t st = TBL_REDIS_OK;
-	r->deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
-	for (size_t from = 0, to; from < n && st == TBL_REDIS_OK; from = to) {
-		to = group_end(by, n, from);
-		for (size_t j = from; j < to; j++) {
-			g.keys[j - from] = keys[by[j].index];
-			g.klens[j - from] = klens[by[j].index];
-			g.vals[j - from] = vals[by[j].index];
-			g.vlens[j - from] = vlens[by[j].index];
-		}
-		st = set_many(r, to - from, g.keys, g.klens, g.vals, g.vlens, ttl_ms);
-	}
-	r->deadline = 0;
-	slot_group_free(&g);
-	free(by);
-	return st;
+	if (r->cluster && n > 0) return tbl_redis_cl_set_many(r, n, keys, klens, vals, vlens, ttl_ms);
+	return tbl_redis_set_many_slot(r, n, keys, klens, vals, vlens, ttl_ms);
 }
 
 /* One DEL of n keys (with cluster://, keys of one slot). */
-static tbl_redis_status_t del(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
+tbl_redis_status_t tbl_redis_del_slot(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                               uint64_t *deleted)
 {
 	*deleted = 0;
@@ -808,38 +570,15 @@ static tbl_redis_status_t del(tbl_redis_t *r, size_t n, const char *const *keys,
 tbl_redis_status_t tbl_redis_del(tbl_redis_t *r, size_t n, const char *const *keys, const size_t *klens,
                                  uint64_t *deleted)
 {
-	if (!r->cluster || n == 0) return del(r, n, keys, klens, deleted);
-	*deleted = 0;
-	slot_group_t g;
-	slot_index_t *by = group_by_slot(r, n, keys, klens);
-	if (!by) return TBL_REDIS_ENOMEM;
-	if (slot_group_alloc(r, &g, n, 0) != 0) {
-		free(by);
-		return TBL_REDIS_ENOMEM;
-	}
-	tbl_redis_status_t st = TBL_REDIS_OK;
-	r->deadline = tbl_redis_now_ms() + r->conn.timeout_ms;
-	for (size_t from = 0, to; from < n && st == TBL_REDIS_OK; from = to) {
-		uint64_t count = 0;
-		to = group_end(by, n, from);
-		for (size_t j = from; j < to; j++) {
-			g.keys[j - from] = keys[by[j].index];
-			g.klens[j - from] = klens[by[j].index];
-		}
-		st = del(r, to - from, g.keys, g.klens, &count);
-		*deleted += count;
-	}
-	r->deadline = 0;
-	slot_group_free(&g);
-	free(by);
-	return st;
+	if (r->cluster && n > 0) return tbl_redis_cl_del(r, n, keys, klens, deleted);
+	return tbl_redis_del_slot(r, n, keys, klens, deleted);
 }
 
 tbl_redis_status_t tbl_redis_exists(tbl_redis_t *r, const char *key, size_t klen)
 {
 	const char *argv[] = { "EXISTS", key };
 	size_t lens[] = { 6, klen };
-	long long count;
+	long long count = 0;
 	tbl_redis_status_t st = run_integer(r, "EXISTS", 2, argv, lens, &count);
 	if (st != TBL_REDIS_OK) return st;
 	return count > 0 ? TBL_REDIS_OK : TBL_REDIS_NIL;
@@ -849,7 +588,7 @@ tbl_redis_status_t tbl_redis_pttl(tbl_redis_t *r, const char *key, size_t klen, 
 {
 	const char *argv[] = { "PTTL", key };
 	size_t lens[] = { 4, klen };
-	long long left;
+	long long left = 0;
 	tbl_redis_status_t st = run_integer(r, "PTTL", 2, argv, lens, &left);
 	if (st != TBL_REDIS_OK) return st;
 	if (left == -2) return TBL_REDIS_NIL;
@@ -863,7 +602,7 @@ tbl_redis_status_t tbl_redis_expire(tbl_redis_t *r, const char *key, size_t klen
 		char ttl_text[24];
 		const char *argv[] = { "PEXPIRE", key, ttl_text };
 		size_t lens[] = { 7, klen, (size_t)snprintf(ttl_text, sizeof(ttl_text), "%" PRIu64, ttl_ms) };
-		long long applied;
+		long long applied = 0;
 		tbl_redis_status_t st = run_integer(r, "PEXPIRE", 3, argv, lens, &applied);
 		if (st != TBL_REDIS_OK) return st;
 		return applied ? TBL_REDIS_OK : TBL_REDIS_NIL;
@@ -871,7 +610,7 @@ tbl_redis_status_t tbl_redis_expire(tbl_redis_t *r, const char *key, size_t klen
 	/* PERSIST answers 0 both for a missing key and for one without expiry: EXISTS tells them apart. */
 	const char *exists_argv[] = { "EXISTS", key }, *persist_argv[] = { "PERSIST", key };
 	size_t exists_lens[] = { 6, klen }, persist_lens[] = { 7, klen };
-	command_t cmds[] = { { 2, exists_argv, exists_lens }, { 2, persist_argv, persist_lens } };
+	tbl_redis_cmd_t cmds[] = { { 2, exists_argv, exists_lens }, { 2, persist_argv, persist_lens } };
 	redisReply *replies[2];
 	tbl_redis_status_t st = run_keyed(r, key, klen, 2, cmds, replies);
 	if (st != TBL_REDIS_OK) return st;
@@ -879,11 +618,11 @@ tbl_redis_status_t tbl_redis_expire(tbl_redis_t *r, const char *key, size_t klen
 		if (replies[i]->type == REDIS_REPLY_ERROR) {
 			st = tbl_redis_conn_error_reply(r->cur, replies[i]);
 		} else if (replies[i]->type != REDIS_REPLY_INTEGER) {
-			st = unexpected(r, i == 0 ? "EXISTS" : "PERSIST", NULL);
+			st = tbl_redis_unexpected(r, i == 0 ? "EXISTS" : "PERSIST", NULL);
 		}
 	}
 	if (st == TBL_REDIS_OK && replies[0]->integer == 0) st = TBL_REDIS_NIL;
-	free_replies(2, replies);
+	tbl_redis_free_replies(2, replies);
 	return st;
 }
 
@@ -901,7 +640,7 @@ static tbl_redis_status_t run_script(tbl_redis_t *r, const char *sha1, const cha
 		argv[3 + i] = args[i];
 		lens[3 + i] = arglens[i];
 	}
-	command_t cmd = { 3 + nargs, argv, lens };
+	tbl_redis_cmd_t cmd = { 3 + nargs, argv, lens };
 	tbl_redis_status_t st = run_keyed(r, args[0], arglens[0], 1, &cmd, reply);
 	if (st != TBL_REDIS_OK) return st;
 	if ((*reply)->type == REDIS_REPLY_ERROR && (*reply)->len >= 8 && memcmp((*reply)->str, "NOSCRIPT", 8) == 0) {
@@ -949,7 +688,7 @@ tbl_redis_status_t tbl_redis_incrby(tbl_redis_t *r, const char *key, size_t klen
 		freeReplyObject(reply);
 		return st;
 	}
-	if (reply->type != REDIS_REPLY_INTEGER) return unexpected(r, "the INCRBY script", reply);
+	if (reply->type != REDIS_REPLY_INTEGER) return tbl_redis_unexpected(r, "the INCRBY script", reply);
 	*result = reply->integer;
 	freeReplyObject(reply);
 	return TBL_REDIS_OK;
@@ -963,7 +702,7 @@ static tbl_redis_status_t run_conditional(tbl_redis_t *r, const char *name, cons
 	tbl_redis_status_t st = run_script(r, sha1, text, nargs, args, lens, &reply);
 	if (st != TBL_REDIS_OK) return st;
 	if (reply->type == REDIS_REPLY_ERROR) return error_reply(r, reply);
-	if (reply->type != REDIS_REPLY_INTEGER) return unexpected(r, name, reply);
+	if (reply->type != REDIS_REPLY_INTEGER) return tbl_redis_unexpected(r, name, reply);
 	st = reply->integer == 1 ? TBL_REDIS_OK : TBL_REDIS_NIL;
 	freeReplyObject(reply);
 	return st;
@@ -1029,52 +768,8 @@ static tbl_redis_status_t unlink_batch(tbl_redis_t *r, const redisReply *keys, u
 	return st;
 }
 
-/* cluster://: UNLINK of each key of one SCAN batch of node c, one command per key (keys of many slots),
- * pipelined. A key the node no longer serves (MOVED/ASK: its slot is migrating) is left to the walk of the
- * node that has it now, or survives: del_prefix is not atomic. */
-static tbl_redis_status_t unlink_each(tbl_redis_t *r, tbl_redis_conn_t *c, const redisReply *keys, uint64_t *deleted)
-{
-	size_t n = keys->elements;
-	if (n == 0) return TBL_REDIS_OK;
-	const char **argv = malloc(2 * n * sizeof(*argv));
-	size_t *lens = malloc(2 * n * sizeof(*lens));
-	command_t *cmds = malloc(n * sizeof(*cmds));
-	redisReply **replies = malloc(n * sizeof(*replies));
-	tbl_redis_status_t st = TBL_REDIS_ENOMEM;
-	if (argv && lens && cmds && replies) {
-		for (size_t i = 0; i < n; i++) {
-			argv[2 * i] = "UNLINK", lens[2 * i] = 6;
-			argv[2 * i + 1] = keys->element[i]->str, lens[2 * i + 1] = keys->element[i]->len;
-			cmds[i] = (command_t){ 2, argv + 2 * i, lens + 2 * i };
-		}
-		tbl_redis_status_t sent = st = run_on(r, c, 0, 0, n, cmds, replies);
-		for (size_t i = 0; i < n && st == TBL_REDIS_OK; i++) {
-			unsigned slot;
-			char host[256];
-			int port;
-			if (replies[i]->type == REDIS_REPLY_INTEGER) {
-				if (replies[i]->integer > 0) *deleted += (uint64_t)replies[i]->integer;
-			} else if (replies[i]->type == REDIS_REPLY_ERROR) {
-				if (tbl_redis_cluster_parse_redirect(replies[i]->str, replies[i]->len, &slot, host, sizeof(host), &port) == 0) {
-					st = tbl_redis_conn_error_reply(c, replies[i]);
-				}
-			} else {
-				st = unexpected(r, "UNLINK", NULL);
-			}
-		}
-		if (sent == TBL_REDIS_OK) free_replies(n, replies);
-	} else {
-		snprintf(c->err, sizeof(c->err), "%s: out of memory building UNLINK", c->where);
-	}
-	free(argv);
-	free(lens);
-	free(cmds);
-	free(replies);
-	return st;
-}
-
 /* SCAN and UNLINK until the cursor is 0, on the one server (c NULL) or on a cluster's master c. */
-static tbl_redis_status_t del_prefix_on(tbl_redis_t *r, tbl_redis_conn_t *c, const char *pattern, size_t pattern_len,
+tbl_redis_status_t tbl_redis_del_prefix_on(tbl_redis_t *r, tbl_redis_conn_t *c, const char *pattern, size_t pattern_len,
                                         uint64_t *deleted)
 {
 	char cursor[24] = "0";
@@ -1082,9 +777,9 @@ static tbl_redis_status_t del_prefix_on(tbl_redis_t *r, tbl_redis_conn_t *c, con
 	do {
 		const char *argv[] = { "SCAN", cursor, "MATCH", pattern, "COUNT", "1000" };
 		size_t lens[] = { 4, strlen(cursor), 5, pattern_len, 5, 4 };
-		command_t cmd = { 6, argv, lens };
+		tbl_redis_cmd_t cmd = { 6, argv, lens };
 		redisReply *reply;
-		st = c ? run_on(r, c, 0, 0, 1, &cmd, &reply) : run_one(r, 6, argv, lens, &reply);
+		st = c ? tbl_redis_run_on(r, c, 0, 0, 1, &cmd, &reply) : run_one(r, 6, argv, lens, &reply);
 		if (st != TBL_REDIS_OK) break;
 		if (reply->type == REDIS_REPLY_ERROR) {
 			st = error_reply(r, reply);
@@ -1097,12 +792,12 @@ static tbl_redis_status_t del_prefix_on(tbl_redis_t *r, tbl_redis_conn_t *c, con
 			well_formed = reply->element[1]->element[i]->type == REDIS_REPLY_STRING;
 		}
 		if (!well_formed) {
-			st = unexpected(r, "SCAN", reply);
+			st = tbl_redis_unexpected(r, "SCAN", reply);
 			break;
 		}
 		memcpy(cursor, reply->element[0]->str, reply->element[0]->len);
 		cursor[reply->element[0]->len] = '\0';
-		st = c ? unlink_each(r, c, reply->element[1], deleted) : unlink_batch(r, reply->element[1], deleted);
+		st = c ? tbl_redis_cl_unlink_each(r, c, reply->element[1], deleted) : unlink_batch(r, reply->element[1], deleted);
 		freeReplyObject(reply);
 	} while (st == TBL_REDIS_OK && strcmp(cursor, "0") != 0);
 	return st;
@@ -1117,17 +812,8 @@ tbl_redis_status_t tbl_redis_del_prefix(tbl_redis_t *r, const char *prefix, size
 		snprintf(r->cur->err, sizeof(r->cur->err), "%s: out of memory building a SCAN pattern", r->cur->where);
 		return TBL_REDIS_ENOMEM;
 	}
-	tbl_redis_status_t st;
-	if (!r->cluster) {
-		st = del_prefix_on(r, NULL, pattern, pattern_len, deleted);
-	} else {
-		/* Every master of the map, one after another (SCAN walks one node's keys). */
-		tbl_redis_conn_t *masters[TBL_REDIS_CLUSTER_NODES_MAX];
-		int n;
-		st = cluster_masters(r, tbl_redis_now_ms() + r->conn.timeout_ms, masters, &n);
-		for (int i = 0; i < n && st == TBL_REDIS_OK; i++) st = del_prefix_on(r, masters[i], pattern, pattern_len, deleted);
-		if (st == TBL_REDIS_EIO) tbl_redis_cluster_forget_map(r->cluster);
-	}
+	tbl_redis_status_t st = r->cluster ? tbl_redis_cl_del_prefix(r, pattern, pattern_len, deleted)
+	                                   : tbl_redis_del_prefix_on(r, NULL, pattern, pattern_len, deleted);
 	free(pattern);
 	return st;
 }

@@ -25,9 +25,9 @@
  * call (EIO, or EREPLY with the server's text) and the next call learns the map again. Nothing is retried
  * that may have been applied. A call's one deadline of timeout_ms covers all of it: learning the map,
  * connecting to the masters it needs, redirections, and every slot of a multi-key call. Multi-key calls
- * (mget, mget_pttl, del, set_many) send one command (one MULTI/EXEC for set_many) per slot of their keys
- * (keys with the same {hash tag} share a slot), one round trip after another; ping and del_prefix go to
- * every master. The last error names the node ("Redis at host:port: ...") or the cluster ("Redis at
+ * send one command (one MULTI/EXEC for set_many) per slot of their keys (keys with the same {hash tag}
+ * share a slot): mget and mget_pttl in one pipeline per master (a round trip per master), del and
+ * set_many one slot after another (a round trip per slot); ping and del_prefix go to every master. The last error names the node ("Redis at host:port: ...") or the cluster ("Redis at
  * cluster seed1:port,...: ...").
  */
 #ifndef TBL_REDIS_CLIENT_H

@@ -179,7 +179,9 @@ static int parse_tls_param(const char *name, size_t name_len, const char *value,
 	}
 	if (i == sizeof(names) / sizeof(names[0])) return 0;
 	if (!out->tls) {
-		*rc = fail(err, errlen, "%s= is only for tls://, sentinel+tls:// and cluster+tls://", names[i]);
+		/* Named for the scheme written: cluster:// has its own TLS scheme. */
+		*rc = out->is_cluster ? fail(err, errlen, "%s= is only for cluster+tls:// (and tls://, sentinel+tls://)", names[i])
+		                      : fail(err, errlen, "%s= is only for tls:// and sentinel+tls://", names[i]);
 		return 1;
 	}
 	if (*seen & (1u << i)) {

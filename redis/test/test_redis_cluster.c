@@ -335,6 +335,41 @@ static void test_moved_and_ask(void)
 	CHECK_ST(tbl_redis_get(r, k2, strlen(k2), &b), TBL_REDIS_OK);
 	CHECK(b.data && strcmp(b.data, "v2") == 0);
 	tbl_redis_buf_free(&b);
+	/* In a multi-key call too: k2's slot goes to master 0 in one pipeline with master 2's key, is ASKed on,
+	 * and sent again alone to master 1. */
+	char other[64];
+	size_t olen = key_on_master(2, "other:", other, sizeof(other));
+	CHECK_ST(tbl_redis_set(r, other, olen, "o", 1, 0, 0), TBL_REDIS_OK);
+	const char *pair[] = { k2, other };
+	size_t plens[] = { strlen(k2), olen };
+	tbl_redis_buf_t two[2];
+	int64_t pttls[2];
+	CHECK_ST(tbl_redis_mget_pttl(r, 2, pair, plens, two, pttls), TBL_REDIS_OK);
+	CHECK(two[0].data && strcmp(two[0].data, "v2") == 0 && pttls[0] == -1);
+	CHECK(two[1].data && strcmp(two[1].data, "o") == 0 && pttls[1] == -1);
+	for (int i = 0; i < 2; i++) tbl_redis_buf_free(&two[i]);
+	/* Keys of the migrating slot on both sides in one MGET: Redis answers TRYAGAIN, the caller's to handle. */
+	const char *split[] = { k1, k2 };
+	size_t slens[] = { strlen(k1), strlen(k2) };
+	CHECK_ST(tbl_redis_mget(r, 2, split, slens, two), TBL_REDIS_EREPLY);
+	CHECK(strstr(tbl_redis_last_error(r), "TRYAGAIN") != NULL);
+	CHECK(two[0].data == NULL && two[1].data == NULL);
+	/* A MULTI block for a new key of the slot: ASKed on as a whole (ASKING before MULTI), applied there. */
+	char k3[64];
+	snprintf(k3, sizeof(k3), "{%s}three", tag);
+	const char *block[] = { k3, other };
+	size_t blens3[] = { strlen(k3), olen };
+	const char *bvals[] = { "v3", "o2" };
+	size_t bvlens[] = { 2, 2 };
+	CHECK_ST(tbl_redis_set_many(r, 2, block, blens3, (const void *const *)bvals, bvlens, 0), TBL_REDIS_OK);
+	CHECK(keys_in_slot(&nodes[1], slot) == 2);   /* k2 and k3 */
+	CHECK_ST(tbl_redis_get(r, k3, strlen(k3), &b), TBL_REDIS_OK);
+	CHECK(b.data && strcmp(b.data, "v3") == 0);
+	tbl_redis_buf_free(&b);
+	uint64_t gone;
+	CHECK_ST(tbl_redis_del(r, 1, block, blens3, &gone), TBL_REDIS_OK);
+	CHECK(gone == 1 && keys_in_slot(&nodes[1], slot) == 1);
+	CHECK_ST(tbl_redis_set(r, other, olen, "o", 1, 0, 0), TBL_REDIS_OK);
 
 	/* MIGRATE k1, then give the slot to master 1: the client's map is out of date, MOVED corrects it. */
 	char port[16];
@@ -363,11 +398,16 @@ static void test_moved_and_ask(void)
 	REQUIRE(slot_migrating(slot, 1, 0));
 	REQUIRE(slot_assign(slot, 0));
 	REQUIRE(test_cluster_wait_ok(nodes, NODES) == 0);
+	/* The client still sends the slot to master 1: MOVED, in the pipelined MGET as well. */
+	CHECK_ST(tbl_redis_mget(r, 2, pair, plens, two), TBL_REDIS_OK);
+	CHECK(two[0].data == NULL && two[1].data && strcmp(two[1].data, "o") == 0);
+	for (int i = 0; i < 2; i++) tbl_redis_buf_free(&two[i]);
 	CHECK_ST(tbl_redis_set(r, k1, strlen(k1), "back", 4, 0, 0), TBL_REDIS_OK);
 	direct = direct_get(&nodes[0], k1);
 	CHECK(direct && strcmp(direct, "back") == 0);
 	free(direct);
 	CHECK_ST(tbl_redis_del(r, 1, both, blens, &deleted), TBL_REDIS_OK);
+	CHECK_ST(tbl_redis_del(r, 1, pair + 1, plens + 1, &deleted), TBL_REDIS_OK);
 	tbl_redis_free(r);
 }
 
@@ -752,7 +792,21 @@ static void test_failover(void)
 	while (keys_in_slot(&nodes[MASTERS], slot0) < 1 && now_ms() - start < WAIT_MS) sleep_ms(10);
 	CHECK(keys_in_slot(&nodes[MASTERS], slot0) == 1);
 
+	/* A tracker on the three masters, fresh before the kill. */
+	tbl_redis_tracker_t *t = tbl_redis_tracker_new(&url, 2000, "fo:", 3);
+	REQUIRE(t);
+	REQUIRE(tbl_redis_tracker_start(t) == TBL_REDIS_OK);
+	char before[TBL_REDIS_TRACKER_SERVER_MAX];
+	snprintf(before, sizeof(before), "%s", tbl_redis_tracker_server(t));
+	uint64_t fresh = 0;
+	while (fresh == 0 && now_ms() - start < WAIT_MS) CHECK(tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh) == TBL_REDIS_OK);
+
 	test_server_kill(&nodes[0]);
+	/* The tracker loses a master: EIO (the caller flushes), however long the promotion takes. */
+	tbl_redis_status_t tst = TBL_REDIS_OK;
+	start = now_ms();
+	while (tst == TBL_REDIS_OK && now_ms() - start < WAIT_MS) tst = tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh);
+	CHECK(tst == TBL_REDIS_EIO);
 	tbl_redis_buf_t b = { 0 };
 	CHECK_ST(tbl_redis_get(r, k0, k0len, &b), TBL_REDIS_EIO);   /* its master is gone */
 	CHECK(strstr(tbl_redis_last_error(r), "Redis at") != NULL);
@@ -778,6 +832,16 @@ static void test_failover(void)
 	CHECK(b.data && strcmp(b.data, "other") == 0);
 	tbl_redis_buf_free(&b);
 	CHECK_ST(tbl_redis_ping(r), TBL_REDIS_OK);
+	/* Started again, the tracker is on the new set of masters (the helper counts that as a failover). */
+	start = now_ms();
+	while (tbl_redis_tracker_start(t) != TBL_REDIS_OK && now_ms() - start < WAIT_MS) sleep_ms(20);
+	char port[16];
+	snprintf(port, sizeof(port), ":%d", nodes[MASTERS].port);
+	CHECK(strcmp(before, tbl_redis_tracker_server(t)) != 0 && strstr(tbl_redis_tracker_server(t), port) != NULL);
+	fresh = 0;
+	while (fresh == 0 && now_ms() - start < WAIT_MS) CHECK(tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh) == TBL_REDIS_OK);
+	CHECK(fresh > 0);
+	tbl_redis_tracker_free(t);
 	tbl_redis_free(r);
 }
 

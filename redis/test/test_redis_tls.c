@@ -10,7 +10,9 @@
  * an error, not a hang; an idle connection stays open (TLS's own records are not taken for a closed
  * connection); a server that requires client certificates takes cert= and key=; the tracker, in both
  * wirings, hears of writes over TLS; sentinel+tls:// finds the master through a real Sentinel with TLS
- * only (client and tracker), and a wrong CA is refused at the Sentinel.
+ * only (client and tracker), and a wrong CA is refused at the Sentinel; cluster+tls:// reaches a one-node
+ * cluster with TLS only (its bus too: tls-cluster yes, so CLUSTER SLOTS names the TLS port), client and
+ * tracker alike.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -502,6 +504,77 @@ static void test_sentinel_over_tls(void)
 	stop_sentinel();
 }
 
+/* A one-node cluster with TLS only, all 16384 slots on it. */
+static void test_cluster_over_tls(void)
+{
+	REQUIRE(ready);
+	test_server_t node;
+	char port[16], bus[16];
+	snprintf(port, sizeof(port), "%d", test_free_port());
+	snprintf(bus, sizeof(bus), "%d", test_free_port());
+	const char *args[] = { "--tls-port", port, "--port", "0", "--tls-cert-file", path_cert, "--tls-key-file", path_key,
+		                   "--tls-ca-cert-file", path_ca, "--tls-auth-clients", "no", "--tls-cluster", "yes",
+		                   "--cluster-enabled", "yes", "--cluster-port", bus, "--cluster-config-file", "nodes.conf",
+		                   NULL };
+	REQUIRE(test_server_start(&node, args) == 0);
+	redisReply *rep = test_server_command(&node, "CLUSTER ADDSLOTSRANGE 0 16383");
+	CHECK(rep && rep->type == REDIS_REPLY_STATUS);
+	if (rep) freeReplyObject(rep);
+	if (test_cluster_wait_ok(&node, 1) != 0) {
+		CHECK(!"the one-node TLS cluster settles");
+		test_server_destroy(&node);
+		return;
+	}
+	tbl_redis_url_t u = url_of("cluster+tls://127.0.0.1:%s?cafile=%s", port, path_ca);
+	tbl_redis_t *r = tbl_redis_new(&u, 2000);
+	REQUIRE(r);
+	test_client = r;
+	tbl_redis_buf_t b = { 0 };
+	CHECK_ST(tbl_redis_set(r, "{c}k", 4, "v", 1, 0, 0), TBL_REDIS_OK);
+	CHECK_ST(tbl_redis_get(r, "{c}k", 4, &b), TBL_REDIS_OK);
+	CHECK(b.data && strcmp(b.data, "v") == 0);
+	tbl_redis_buf_free(&b);
+	CHECK_ST(tbl_redis_ping(r), TBL_REDIS_OK);
+	/* A wrong CA is refused at the seed, never retried in plaintext. */
+	tbl_redis_url_t wrong = url_of("cluster+tls://127.0.0.1:%s?cafile=%s", port, path_other_ca);
+	tbl_redis_t *w = tbl_redis_new(&wrong, 2000);
+	REQUIRE(w);
+	CHECK_ST(tbl_redis_get(w, "{c}k", 4, &b), TBL_REDIS_EIO);
+	CHECK(strstr(tbl_redis_last_error(w), "certificate verify failed") != NULL);
+	tbl_redis_free(w);
+
+	/* The tracker, in both wirings, over TLS to the node CLUSTER SLOTS named. */
+	for (int resp2 = 0; resp2 < 2; resp2++) {
+		tbl_redis_tracker_t *t = tbl_redis_tracker_new(&u, 2000, "trk:", 4);
+		REQUIRE(t);
+		if (resp2) tbl_redis_tracker_force_resp2(t);
+		if (!CHECK_ST(tbl_redis_tracker_start(t), TBL_REDIS_OK)) {
+			fprintf(stderr, "  %s\n", tbl_redis_tracker_last_error(t));
+			tbl_redis_tracker_free(t);
+			continue;
+		}
+		seen_t seen = { 0 };
+		tbl_redis_tracker_events_t ev = { &seen, on_key, on_flush };
+		uint64_t fresh = 0, until = tbl_redis_monotonic_ms() + WAIT_BOUND_MS;
+		while (fresh == 0 && tbl_redis_monotonic_ms() < until) {
+			if (!CHECK_ST(tbl_redis_tracker_poll(t, 100, 50, &ev, &fresh), TBL_REDIS_OK)) break;
+		}
+		CHECK(fresh > 0);
+		CHECK_ST(tbl_redis_set(r, "trk:tls1", 8, "x", 1, 0, 0), TBL_REDIS_OK);
+		until = tbl_redis_monotonic_ms() + WAIT_BOUND_MS;
+		while (!seen.hit && tbl_redis_monotonic_ms() < until) {
+			if (!CHECK_ST(tbl_redis_tracker_poll(t, 100, 50, &ev, &fresh), TBL_REDIS_OK)) {
+				fprintf(stderr, "  %s\n", tbl_redis_tracker_last_error(t));
+				break;
+			}
+		}
+		CHECK(seen.hit > 0 && seen.flushes == 0);
+		tbl_redis_tracker_free(t);
+	}
+	tbl_redis_free(r);
+	test_server_destroy(&node);
+}
+
 static void test_tracker_resp3_push(void)
 {
 	/* hiredis_ssl means hiredis >= 1.0: the build's wiring is resp3-push. */
@@ -538,6 +611,7 @@ int main(int argc, char **argv)
 		TEST_ENTRY(test_tracker_resp3_push),
 		TEST_ENTRY(test_tracker_resp2_redirect),
 		TEST_ENTRY(test_sentinel_over_tls),
+		TEST_ENTRY(test_cluster_over_tls),
 	};
 	if (system("command -v openssl >/dev/null 2>&1") != 0) {
 		printf("  SKIPPED the TLS connections: no openssl command to make the test's certificates\n");

@@ -147,7 +147,7 @@ static void test_cluster(void)
 	REFUSED("cluster://h?db=1", "a Redis Cluster has only database 0");
 	REFUSED("cluster://h?master=m", "only for sentinel://");
 	REFUSED("cluster://h?sentinel_auth=x", "only for sentinel://");
-	REFUSED("cluster://h?cafile=/ca.pem", "only for tls://");
+	REFUSED("cluster://h?cafile=/ca.pem", "cafile= is only for cluster+tls://");
 	REFUSED("cluster://u:p@h", "user info");
 	REFUSED("cluster://h?user=u", "user= needs auth=");
 	REFUSED("clusters://h", "unknown scheme");
