@@ -59,18 +59,19 @@ $roundOnce();
 // The bulk: 1000 slots of the third master to the second, in the background, while the rounds run.
 cluster_reshard_start($env, $m2, $m1, 1000);
 // By hand, with rounds between the steps: the first master's slots that hold keys, to the second.
-foreach ($slots as $s) {
-    cluster_slot_migrating($env, $s, $m0, $m1);
+cluster_slots_migrating($env, $slots, $m0, $m1);
+$roundOnce();
+// The keys of half the slots moved (a round finds some keys on the source, others on the target),
+// then the rest (every key on the target, the slots still the source's: ASK).
+$moved = 0;
+foreach ($slots as $i => $s) {
+    $moved += cluster_slot_move_keys($env, $s, $m0, $m1);
+    if ($i === intdiv(count($slots), 2)) {
+        $roundOnce();
+    }
 }
 $roundOnce();
-$moved = 0;
-foreach ($slots as $s) {
-    $moved += cluster_slot_move_keys($env, $s, $m0, $m1);
-    $roundOnce();
-}
-foreach ($slots as $s) {
-    cluster_slot_assign($env, $s, $m1);
-}
+cluster_slots_assign($env, $slots, $m1);
 $roundOnce();
 while (($rc = cluster_reshard_done($env, $why)) === null) {
     $roundOnce();
