@@ -45,7 +45,7 @@ Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000,127.0.0.1:99999 i
 Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000,,127.0.0.1:7001 is not valid: seed node 2: empty host (two ',' in a row, or one at an end)
 Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000?color=blue is not valid: unknown parameter "color"%s
 Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000?master=m is not valid: master= is only for sentinel:// (sentinel://host:port,...?master=NAME); a cluster finds its masters itself
-Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000?cafile=/ca.pem is not valid: cafile= is only for tls://, sentinel+tls:// and cluster+tls://
+Shm\Table is unavailable: table.redis=cluster://127.0.0.1:7000?cafile=/ca.pem is not valid: cafile= is only for cluster+tls:// (and tls://, sentinel+tls://)
 bool(true)
 bool(true)
 Shm\Table::get(): Redis (table.redis) failed: %scluster%s127.0.0.1:%d%s; nothing was changed on this host
