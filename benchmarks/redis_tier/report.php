@@ -23,8 +23,13 @@ function med(array $rs, callable $f): float
     return $n % 2 ? $v[intdiv($n, 2)] : ($v[$n / 2 - 1] + $v[$n / 2]) / 2;
 }
 
-function table(array $head, array $lines): void
+// A titled table; nothing at all when no case made rows for it (run.sh --cluster-only runs a and b alone).
+function table(string $title, array $head, array $lines): void
 {
+    if (!$lines) {
+        return;
+    }
+    echo $title;
     $w = array_map('strlen', $head);
     foreach ($lines as $l) {
         foreach ($l as $i => $c) {
@@ -52,8 +57,7 @@ foreach ($rows['a'] ?? [] as $row => $rs) {
         '>= 50x'];
     $ran[] = "a/$row";
 }
-echo " a. L1 hit: Shm\\Table::get(\$k, 'tiered') vs phpredis GET of the same Redis key, ops/s (one process)\n";
-table(['value', 'client', 'bytes in Redis', 'Table get/s', 'phpredis GET/s', 'Factor', 'goal'], $lines);
+table(" a. L1 hit: Shm\\Table::get(\$k, 'tiered') vs phpredis GET of the same Redis key, ops/s (one process)\n", ['value', 'client', 'bytes in Redis', 'Table get/s', 'phpredis GET/s', 'Factor', 'goal'], $lines);
 
 $lines = [];
 foreach ($rows['b'] ?? [] as $row => $rs) {
@@ -62,8 +66,7 @@ foreach ($rows['b'] ?? [] as $row => $rs) {
         '<= 1.2x'];
     $ran[] = "b/$row";
 }
-echo "\n b. Miss path: each key read once, in Redis but not in this host's L1 (read + fill) vs phpredis GET, us per read\n";
-table(['case', 'client', 'keys/pass', 'Table us', 'phpredis us', 'Factor (time)', 'goal'], $lines);
+table("\n b. Miss path: each key read once, in Redis but not in this host's L1 (read + fill) vs phpredis GET, us per read\n", ['case', 'client', 'keys/pass', 'Table us', 'phpredis us', 'Factor (time)', 'goal'], $lines);
 
 $lines = [];
 foreach ($rows['c'] ?? [] as $row => $rs) {
@@ -73,8 +76,7 @@ foreach ($rows['c'] ?? [] as $row => $rs) {
         $n0(med($rs, fn ($r) => $r['call_p99_us'])), $n0(med($rs, fn ($r) => $r['call_max_us'])), ''];
     $ran[] = "c/$row";
 }
-echo "\n c. Invalidation latency: host A set()s, host B spinning on get() sees the new value, us\n";
-table(['measured', 'rounds', 'p50', 'p99', 'max', 'min'], $lines);
+table("\n c. Invalidation latency: host A set()s, host B spinning on get() sees the new value, us\n", ['measured', 'rounds', 'p50', 'p99', 'max', 'min'], $lines);
 
 $lines = [];
 foreach ($rows['d'] ?? [] as $row => $rs) {
@@ -84,8 +86,9 @@ foreach ($rows['d'] ?? [] as $row => $rs) {
         (string) array_sum(array_column($rs, 'stale_samples')) . '/' . array_sum(array_column($rs, 'samples'))];
     $ran[] = "d/$row";
 }
-echo "\n d. Invalidation throughput: phpredis writers (pipelines of 32 SETs) vs host H's helper\n";
-table(['writers', 'writes/s', 'invalidations/s', 'applied', 'drain ms', 'max fresh_age_ms', 'not fresh'], $lines);
-echo "(max fresh_age_ms and 'not fresh' samples are over all repeats; the helper PINGs every 250 ms)\n";
+table("\n d. Invalidation throughput: phpredis writers (pipelines of 32 SETs) vs host H's helper\n", ['writers', 'writes/s', 'invalidations/s', 'applied', 'drain ms', 'max fresh_age_ms', 'not fresh'], $lines);
+if ($rows['d'] ?? []) {
+    echo "(max fresh_age_ms and 'not fresh' samples are over all repeats; the helper PINGs every 250 ms)\n";
+}
 
 printf("\nverified: %s (%d repeat%s)\n", implode(' ', $ran), $repeats, $repeats > 1 ? 's' : '');

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # benchmarks/redis_tier/run.sh - the Redis tier (docs/redis-tier.md) against phpredis, on this machine.
 #
-#   bash benchmarks/redis_tier/run.sh [--repeat N] [--quick] [--cluster] [--so PATH/table.so]
+#   bash benchmarks/redis_tier/run.sh [--repeat N] [--quick] [--cluster|--cluster-only] [--so PATH/table.so]
 #
 # Builds table.so with the tier in build/redis-tier/ (unless --so names one), starts its own redis-server
 # on a free loopback TCP port (stopped on exit), and runs every case N times (default 3), each a PHP
@@ -24,6 +24,7 @@
 # --cluster: also a Redis Cluster of our own (3 masters, no replicas, on free loopback ports, made with
 # redis-cli --cluster create) and cases a and b again against it: table.redis=cluster://p1,p2,p3 vs
 # phpredis's RedisCluster GET (rows marked RedisCluster; its keys spread over the 3 masters by slot).
+# --cluster-only: those two alone.
 # PHP is the one of php-config (PHP_CONFIG picks another), as in scripts/bench.sh. NO_INSTALL=1 skips
 # apt. Exit status: 0 done, 1 a case failed, 2 usage, 3 cannot run here (no tier in the build, no
 # phpredis or no redis-server).
@@ -37,12 +38,13 @@ cmdline="bash benchmarks/redis_tier/run.sh $*"
 [ "${NO_INSTALL:-0}" = 1 ] && cmdline="NO_INSTALL=1 $cmdline"
 
 repeat=3 quick=0 cluster=0 so=""
-usage() { sed -n '2,27p' "$0" >&2; exit 2; }
+usage() { sed -n '2,28p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 		--repeat) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage; repeat=$2; shift 2 ;;
 		--quick) quick=1; shift ;;
 		--cluster) cluster=1; shift ;;
+		--cluster-only) cluster=2; shift ;;
 		--so) [ $# -ge 2 ] || usage; so=$2; shift 2 ;;
 		*) usage ;;
 	esac
@@ -126,9 +128,10 @@ else
 	cluster_cases=("l1_hit.php 300000 20000 3" "miss.php 20000 3")
 fi
 
+[ $cluster = 2 ] && cases=()
 # --cluster: 3 masters, the 16384 slots split by redis-cli --cluster create; ready when every node says
 # cluster_state:ok (the deadline only tells a hang from a slow machine).
-if [ $cluster = 1 ]; then
+if [ $cluster != 0 ]; then
 	"$PHP_BIN" -n -d "extension=$so" -d table.redis=cluster://127.0.0.1:1 -d table.redis_namespaces=tiered \
 		-r 'try { Shm\Table::get("k", "tiered"); } catch (Throwable $e) { echo $e->getMessage(); }' 2>&1 \
 		| grep -q 'not valid' && skip "$so does not know cluster:// (built before the cluster client)"
@@ -156,19 +159,23 @@ fi
 echo "command: $cmdline"
 echo "PHP:     $("$PHP_BIN" -v | head -n 1); phpredis $("$PHP_BIN" -n "${phpredis[@]}" -r 'echo phpversion("redis");'); $(redis-server --version | cut -d' ' -f1-3)"
 echo "each:    ${php_cmd[*]/#$TABLE_ROOT\//} benchmarks/redis_tier/CASE.php ARGS"
-echo "cases:   $(printf '%s; ' "${cases[@]}")repeats: $repeat; $(nproc) CPUs"
-[ $cluster = 1 ] && echo "cluster: ${cluster_cmd[*]/#$TABLE_ROOT\//} (3 masters); cases $(printf '%s; ' "${cluster_cases[@]}")"
+if [ ${#cases[@]} -gt 0 ]; then
+	echo "cases:   $(printf '%s; ' "${cases[@]}")repeats: $repeat; $(nproc) CPUs"
+else
+	echo "cases:   only the cluster's; repeats: $repeat; $(nproc) CPUs"
+fi
+[ $cluster != 0 ] && echo "cluster: ${cluster_cmd[*]/#$TABLE_ROOT\//} (3 masters); cases $(printf '%s; ' "${cluster_cases[@]}")"
 results="$work/results"
 : >"$results"
 for ((r = 1; r <= repeat; r++)); do
-	for c in "${cases[@]}"; do
+	for c in "${cases[@]+"${cases[@]}"}"; do
 		# shellcheck disable=SC2086 # the case's arguments, split on spaces on purpose
 		set -- $c
 		log "repeat $r/$repeat: $c"
 		out=$("${php_cmd[@]}" "$HERE/$1" "${@:2}") || die "case failed: $c"
 		grep '^RESULT ' <<<"$out" | sed 's/^RESULT //' >>"$results"
 	done
-	[ $cluster = 1 ] || continue
+	[ $cluster != 0 ] || continue
 	for c in "${cluster_cases[@]}"; do
 		# shellcheck disable=SC2086 # the case's arguments, split on spaces on purpose
 		set -- $c
