@@ -57,9 +57,7 @@ tier_cli($victim, 'WAIT', '1', '60000');
 // The outage lasts until B has been seen without a fresh L1: the replica may not take over until then
 // (cluster-replica-no-failover), so that a loaded machine's B cannot miss the window.
 tier_cli($replica, 'CONFIG', 'SET', 'cluster-replica-no-failover', 'yes');
-posix_kill($victim['pid'], SIGKILL);
-proc_close($victim['proc']);
-unset($env['nodes'][$victim['port']]);
+$env = cluster_kill_node($env, $victim['port']);
 
 // The outage: A's writes of k fail (false), B's reads are misses (null) or a value A wrote; nothing
 // throws. Once B's L1 is no longer fresh (its helper lost a master), no read of B is served from it.
