@@ -65,7 +65,8 @@ static int find_redirect(tbl_redis_cluster_t *cl, size_t n, redisReply **replies
 }
 
 /* cluster://: n commands about the one slot `slot`, sent to its master, redirections followed (see the top). */
-tbl_redis_status_t tbl_redis_cl_run_slot(tbl_redis_t *r, unsigned slot, size_t n, const tbl_redis_cmd_t *cmds, redisReply **replies)
+tbl_redis_status_t tbl_redis_cl_run_slot(tbl_redis_t *r, unsigned slot, size_t n, const tbl_redis_cmd_t *cmds,
+                                         redisReply **replies)
 {
 	tbl_redis_cluster_t *cl = r->cluster;
 	uint64_t deadline = r->deadline ? r->deadline : tbl_redis_now_ms() + r->conn.timeout_ms;
@@ -262,7 +263,8 @@ tbl_redis_status_t tbl_redis_cl_mget(tbl_redis_t *r, size_t n, const char *const
 		g->ncmds = pttls ? (to - from) + 1 : 1;
 		g->conn = tbl_redis_cluster_slot_conn(r->cluster, by[from].slot);
 		g->pending = 1;
-		tbl_redis_mget_commands(to - from, gkeys + from, glens + from, pttls != NULL, argv + nargs, lens + nargs, cmds + ncmds);
+		tbl_redis_mget_commands(to - from, gkeys + from, glens + from, pttls != NULL, argv + nargs, lens + nargs,
+		                        cmds + ncmds);
 		nargs += (to - from) * per_key + 1;
 		ncmds += g->ncmds;
 	}
@@ -305,7 +307,8 @@ tbl_redis_status_t tbl_redis_cl_mget(tbl_redis_t *r, size_t n, const char *const
 		mget_group_t *g = &groups[gi];
 		if (!g->pending) continue;
 		g->pending = 0;
-		st = tbl_redis_mget_slot(r, g->to - g->from, gkeys + g->from, glens + g->from, gout + g->from, pttls ? gpttls + g->from : NULL);
+		st = tbl_redis_mget_slot(r, g->to - g->from, gkeys + g->from, glens + g->from, gout + g->from,
+		                         pttls ? gpttls + g->from : NULL);
 	}
 	/* Back in the caller's order; on a failure, every value the earlier slots got is freed. */
 	for (size_t gi = 0; gi < ngroups; gi++) {
@@ -368,7 +371,8 @@ static int slot_group_alloc(tbl_redis_t *r, slot_group_t *g, size_t n, int with_
 /* cluster://: UNLINK of each key of one SCAN batch of node c, one command per key (keys of many slots),
  * pipelined. A key the node no longer serves (MOVED/ASK: its slot is migrating) is left to the walk of the
  * node that has it now, or survives: del_prefix is not atomic. */
-tbl_redis_status_t tbl_redis_cl_unlink_each(tbl_redis_t *r, tbl_redis_conn_t *c, const redisReply *keys, uint64_t *deleted)
+tbl_redis_status_t tbl_redis_cl_unlink_each(tbl_redis_t *r, tbl_redis_conn_t *c, const redisReply *keys,
+                                            uint64_t *deleted)
 {
 	size_t n = keys->elements;
 	if (n == 0) return TBL_REDIS_OK;

@@ -435,7 +435,9 @@ tbl_redis_status_t tbl_redis_cluster_discover(tbl_redis_cluster_t *cl, uint64_t 
 	}
 	for (int i = 0; i < cl->url.nseeds; i++) {
 		int dup = 0;
-		for (int k = 0; k < n && !dup; k++) dup = ports[k] == cl->url.seeds[i].port && strcmp(hosts[k], cl->url.seeds[i].host) == 0;
+		for (int k = 0; k < n && !dup; k++) {
+			dup = ports[k] == cl->url.seeds[i].port && strcmp(hosts[k], cl->url.seeds[i].host) == 0;
+		}
 		if (dup) continue;
 		memcpy(hosts[n], cl->url.seeds[i].host, sizeof(hosts[n]));
 		ports[n++] = cl->url.seeds[i].port;
@@ -474,6 +476,8 @@ tbl_redis_status_t tbl_redis_cluster_discover(tbl_redis_cluster_t *cl, uint64_t 
 	}
 	char where[300];
 	tbl_redis_url_describe(&cl->url, where, sizeof(where));
-	if (errlen > 0) snprintf(err, errlen, "Redis %s: no node answered CLUSTER SLOTS with a valid map (%s)", where, reasons);
+	if (errlen > 0) {
+		snprintf(err, errlen, "Redis %s: no node answered CLUSTER SLOTS with a valid map (%s)", where, reasons);
+	}
 	return TBL_REDIS_EIO;
 }

@@ -505,9 +505,8 @@ static tbl_redis_status_t master_failed(tbl_redis_tracker_t *t, int i, tbl_redis
 static int topology_changed(tbl_redis_tracker_t *t)
 {
 	char err[512], now_masters[TBL_REDIS_TRACKER_SERVER_MAX];
-	if (tbl_redis_cluster_discover(t->cluster, tbl_redis_now_ms() + t->tracking.timeout_ms, err, sizeof(err)) != TBL_REDIS_OK) {
-		return 0;
-	}
+	uint64_t deadline = tbl_redis_now_ms() + t->tracking.timeout_ms;
+	if (tbl_redis_cluster_discover(t->cluster, deadline, err, sizeof(err)) != TBL_REDIS_OK) return 0;
 	if (tbl_redis_cluster_describe(t->cluster, now_masters, sizeof(now_masters)) == t->map_hash) return 0;
 	snprintf(t->err, sizeof(t->err), "%.150s: the cluster's topology changed (masters then: %.150s; now: %.150s)",
 	         t->tracking.where, t->server, now_masters);

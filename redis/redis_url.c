@@ -491,7 +491,8 @@ int tbl_redis_url_parse(const char *s, size_t len, tbl_redis_url_t *out, char *e
 			}
 		}
 		if (sep) {
-			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp://, tls://, unix://, sentinel://, sentinel+tls://, cluster:// or cluster+tls://)", (int)(sep - s), s);
+			return fail(err, errlen, "unknown scheme \"%.*s\" (expected tcp://, tls://, unix://, sentinel://, "
+			            "sentinel+tls://, cluster:// or cluster+tls://)", (int)(sep - s), s);
 		}
 		return fail(err, errlen, "no scheme (expected tcp://host:port or unix:///path)");
 	}

@@ -799,7 +799,9 @@ static void test_failover(void)
 	char before[TBL_REDIS_TRACKER_SERVER_MAX];
 	snprintf(before, sizeof(before), "%s", tbl_redis_tracker_server(t));
 	uint64_t fresh = 0;
-	while (fresh == 0 && now_ms() - start < WAIT_MS) CHECK(tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh) == TBL_REDIS_OK);
+	while (fresh == 0 && now_ms() - start < WAIT_MS) {
+		CHECK(tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh) == TBL_REDIS_OK);
+	}
 
 	test_server_kill(&nodes[0]);
 	/* The tracker loses a master: EIO (the caller flushes), however long the promotion takes. */
@@ -839,7 +841,9 @@ static void test_failover(void)
 	snprintf(port, sizeof(port), ":%d", nodes[MASTERS].port);
 	CHECK(strcmp(before, tbl_redis_tracker_server(t)) != 0 && strstr(tbl_redis_tracker_server(t), port) != NULL);
 	fresh = 0;
-	while (fresh == 0 && now_ms() - start < WAIT_MS) CHECK(tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh) == TBL_REDIS_OK);
+	while (fresh == 0 && now_ms() - start < WAIT_MS) {
+		CHECK(tbl_redis_tracker_poll(t, 100, 50, NULL, &fresh) == TBL_REDIS_OK);
+	}
 	CHECK(fresh > 0);
 	tbl_redis_tracker_free(t);
 	tbl_redis_free(r);
