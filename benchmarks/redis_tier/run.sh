@@ -82,7 +82,14 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/redis-tier-bench.XXXXXX")
 SERVER_PIDS=()
-cleanup() { [ ${#SERVER_PIDS[@]} -gt 0 ] && kill "${SERVER_PIDS[@]}" 2>/dev/null; rm -rf "$work"; true; }
+# The servers are waited for before their folders go: one still shutting down writes into them.
+cleanup() {
+	if [ ${#SERVER_PIDS[@]} -gt 0 ]; then
+		kill "${SERVER_PIDS[@]}" 2>/dev/null
+		wait "${SERVER_PIDS[@]}" 2>/dev/null
+	fi
+	rm -rf "$work" || true
+}
 trap cleanup EXIT
 free_port() { "$PHP_BIN" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
 # start_server DIR [ARG...]: a redis-server of our own on a free loopback port (SERVER_PORT), in DIR.
