@@ -1,7 +1,9 @@
 <?php
 // Shared by the cases of benchmarks/redis_tier/run.sh. Each case is a PHP file run by run.sh with the
 // table's tier settings (table.redis, table.redis_namespaces=tiered) and phpredis loaded; the Redis
-// server's address comes in TIER_BENCH_HOST and TIER_BENCH_PORT. A case prints one line per result,
+// server's address comes in TIER_BENCH_HOST and TIER_BENCH_PORT, or, for a Redis Cluster (run.sh
+// --cluster), the seed nodes in TIER_BENCH_CLUSTER (host:port,...), and phpredis is then a RedisCluster
+// (tier_redis()): the same calls, each routed to its key's master. A case prints one line per result,
 // `RESULT {json}`, and exits 1 (with the reason on stderr) when any read returns a wrong value or did not
 // take the path it measures: a benchmark that measured something else has no figure to report.
 declare(strict_types=1);
@@ -16,13 +18,46 @@ function tier_fail(string $msg): never
     exit(1);
 }
 
-function tier_redis(): Redis
+// The phpredis client the case compares with: Redis, or RedisCluster against a cluster.
+function tier_redis(): Redis|RedisCluster
 {
+    $seeds = (string) getenv('TIER_BENCH_CLUSTER');
+    if ($seeds !== '') {
+        try {
+            return new RedisCluster(null, explode(',', $seeds), 2.0, 2.0);
+        } catch (RedisClusterException $e) {
+            tier_fail('phpredis (RedisCluster) cannot connect: ' . $e->getMessage());
+        }
+    }
     $r = new Redis();
     if (!$r->connect((string) getenv('TIER_BENCH_HOST'), (int) getenv('TIER_BENCH_PORT'), 2.0)) {
         tier_fail('phpredis cannot connect');
     }
     return $r;
+}
+
+// What the result rows call the client: "Redis" or "RedisCluster".
+function tier_client_name(Redis|RedisCluster $r): string
+{
+    return $r instanceof RedisCluster ? 'RedisCluster' : 'Redis';
+}
+
+// Write many keys (not timed): one pipeline, or against a cluster MSET, which phpredis splits by slot.
+function tier_redis_set_many(Redis|RedisCluster $r, array $kv): void
+{
+    if ($r instanceof RedisCluster) {
+        foreach (array_chunk($kv, 500, true) as $chunk) {
+            if (!$r->mset($chunk)) {
+                tier_fail('RedisCluster MSET failed');
+            }
+        }
+        return;
+    }
+    $r->pipeline();
+    foreach ($kv as $k => $v) {
+        $r->set($k, $v);
+    }
+    $r->exec();
 }
 
 // The Redis key of (namespace, key), as the tier names it (docs/redis-tier.md), default prefix.
@@ -52,11 +87,17 @@ function tier_wait_fresh(string $key, float $timeout = 60.0): void
     }
 }
 
-// Redis's count of GET commands executed so far (each tier miss is one GET, pipelined with a PTTL).
-function tier_get_calls(Redis $r): int
+// Redis's count of GET commands executed so far (each tier miss is one GET, pipelined with a PTTL); of
+// a cluster, the sum over its masters.
+function tier_get_calls(Redis|RedisCluster $r): int
 {
-    $s = $r->info('commandstats')['cmdstat_get'] ?? 'calls=0';
-    return preg_match('/calls=(\d+)/', $s, $m) ? (int) $m[1] : 0;
+    $infos = $r instanceof RedisCluster ? array_map(fn ($node) => $r->info($node, 'commandstats'), $r->_masters())
+        : [$r->info('commandstats')];
+    $calls = 0;
+    foreach ($infos as $info) {
+        $calls += preg_match('/calls=(\d+)/', $info['cmdstat_get'] ?? 'calls=0', $m) ? (int) $m[1] : 0;
+    }
+    return $calls;
 }
 
 function tier_hits(): int

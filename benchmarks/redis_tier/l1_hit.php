@@ -80,6 +80,6 @@ foreach ($values as $row => $value) {
         $redisOps[] = $redisGets / ($t / 1e9);
     }
     $redis->del(tier_rkey($key));
-    tier_result(['case' => 'a', 'row' => $row, 'bytes' => strlen($raw), 'table_ops' => tier_median($tableOps),
+    tier_result(['case' => 'a', 'row' => $row, 'client' => tier_client_name($redis), 'bytes' => strlen($raw), 'table_ops' => tier_median($tableOps),
         'redis_ops' => tier_median($redisOps), 'verified' => $passes * ($tableGets + $redisGets)]);
 }

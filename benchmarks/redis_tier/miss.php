@@ -22,15 +22,15 @@ $tag = 'miss:' . getmypid();
 $sets = [];   // [pass][who] => [key => value]
 for ($p = 0; $p < $passes; $p++) {
     foreach (['table', 'redis'] as $who) {
-        $redis->pipeline();
+        $kv = [];
         for ($i = 0; $i < $n; $i++) {
             $key = "$tag:$who:$p:$i";
             $value = str_pad("value $who $p $i ", 100, '.');
             // phpredis reads its keys by their Redis names and compares the stored bytes: both prepared here.
             $sets[$p][$who][$key] = $who === 'table' ? $value : [tier_rkey($key), tier_encode_string($value)];
-            $redis->set(tier_rkey($key), tier_encode_string($value));
+            $kv[tier_rkey($key)] = tier_encode_string($value);
         }
-        $redis->exec();
+        tier_redis_set_many($redis, $kv);
     }
 }
 Table::set("$tag:warm", 'w', null, TIER_NS);
@@ -72,9 +72,9 @@ for ($p = 0; $p < $passes; $p++) {
 }
 foreach ($sets as $bywho) {
     foreach ($bywho as $kv) {
-        $redis->unlink(array_map('tier_rkey', array_keys($kv)));
+        $redis->del(array_map('tier_rkey', array_keys($kv)));
     }
 }
-tier_result(['case' => 'b', 'row' => 'miss, 100 B string', 'table_us' => tier_median($tableUs),
+tier_result(['case' => 'b', 'row' => 'miss, 100 B string', 'client' => tier_client_name($redis), 'table_us' => tier_median($tableUs),
     'redis_us' => tier_median($redisUs), 'filled_last_pass' => $filled, 'keys' => $n,
     'verified' => 2 * $n * $passes]);

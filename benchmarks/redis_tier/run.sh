@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # benchmarks/redis_tier/run.sh - the Redis tier (docs/redis-tier.md) against phpredis, on this machine.
 #
-#   bash benchmarks/redis_tier/run.sh [--repeat N] [--quick] [--so PATH/table.so]
+#   bash benchmarks/redis_tier/run.sh [--repeat N] [--quick] [--cluster|--cluster-only] [--so PATH/table.so]
 #
 # Builds table.so with the tier in build/redis-tier/ (unless --so names one), starts its own redis-server
 # on a free loopback TCP port (stopped on exit), and runs every case N times (default 3), each a PHP
@@ -21,6 +21,10 @@
 # Every case checks every value it reads and that it measured the path it names (Redis's GET count),
 # and fails otherwise. The tables (report.php) give medians over the repeats, and for a and b the median
 # of the same-run factors. --quick: tiny counts, one repeat (benchmarks/test/redis_tier_check.sh).
+# --cluster: also a Redis Cluster of our own (3 masters, no replicas, on free loopback ports, made with
+# redis-cli --cluster create) and cases a and b again against it: table.redis=cluster://p1,p2,p3 vs
+# phpredis's RedisCluster GET (rows marked RedisCluster; its keys spread over the 3 masters by slot).
+# --cluster-only: those two alone.
 # PHP is the one of php-config (PHP_CONFIG picks another), as in scripts/bench.sh. NO_INSTALL=1 skips
 # apt. Exit status: 0 done, 1 a case failed, 2 usage, 3 cannot run here (no tier in the build, no
 # phpredis or no redis-server).
@@ -33,12 +37,14 @@ cd "$TABLE_ROOT"
 cmdline="bash benchmarks/redis_tier/run.sh $*"
 [ "${NO_INSTALL:-0}" = 1 ] && cmdline="NO_INSTALL=1 $cmdline"
 
-repeat=3 quick=0 so=""
-usage() { sed -n '2,24p' "$0" >&2; exit 2; }
+repeat=3 quick=0 cluster=0 so=""
+usage() { sed -n '2,28p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 		--repeat) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage; repeat=$2; shift 2 ;;
 		--quick) quick=1; shift ;;
+		--cluster) cluster=1; shift ;;
+		--cluster-only) cluster=2; shift ;;
 		--so) [ $# -ge 2 ] || usage; so=$2; shift 2 ;;
 		*) usage ;;
 	esac
@@ -75,27 +81,44 @@ done
 [ ${#phpredis[@]} -gt 0 ] || skip "phpredis does not load into $PHP_BIN (php-redis)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/redis-tier-bench.XXXXXX")
-REDIS_PID=""
-cleanup() { [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null; rm -rf "$work"; true; }
+SERVER_PIDS=()
+# The servers are waited for before their folders go: one still shutting down writes into them.
+cleanup() {
+	if [ ${#SERVER_PIDS[@]} -gt 0 ]; then
+		kill "${SERVER_PIDS[@]}" 2>/dev/null
+		wait "${SERVER_PIDS[@]}" 2>/dev/null
+	fi
+	rm -rf "$work" || true
+}
 trap cleanup EXIT
+free_port() { "$PHP_BIN" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
+# start_server DIR [ARG...]: a redis-server of our own on a free loopback port (SERVER_PORT), in DIR.
 # The free port is the kernel's pick, given back before redis-server takes it: on a busy machine another
 # server (a test's) may take it first, and ours then fails to bind while theirs answers our PING. So the
 # server must say it is ours (INFO's process_id), or another port is tried.
-ours=0
-for _attempt in 1 2 3 4 5; do
-	port=$("$PHP_BIN" -n -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
-	redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$work" --logfile "$work/redis.log" &
-	REDIS_PID=$!
-	for _ in $(seq 200); do
-		kill -0 "$REDIS_PID" 2>/dev/null || break   # it could not bind: try another port
-		pid=$(redis-cli -h 127.0.0.1 -p "$port" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p' || true)
-		[ "$pid" = "$REDIS_PID" ] && { ours=1; break; }
-		sleep 0.05
+start_server() {
+	local dir=$1 ours=0 port spid pid
+	shift
+	mkdir -p "$dir"
+	for _attempt in 1 2 3 4 5; do
+		port=$(free_port)
+		redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$dir" --logfile "$dir/redis.log" "$@" &
+		spid=$!
+		for _ in $(seq 200); do
+			kill -0 "$spid" 2>/dev/null || break   # it could not bind: try another port
+			pid=$(redis-cli -h 127.0.0.1 -p "$port" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p' || true)
+			[ "$pid" = "$spid" ] && { ours=1; break; }
+			sleep 0.05
+		done
+		[ $ours = 1 ] && break
+		kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
 	done
-	[ $ours = 1 ] && break
-	kill "$REDIS_PID" 2>/dev/null; wait "$REDIS_PID" 2>/dev/null; REDIS_PID=""
-done
-[ $ours = 1 ] || { cat "$work/redis.log" >&2; die "could not start a redis-server of our own on a free port"; }
+	[ $ours = 1 ] || { cat "$dir/redis.log" >&2; die "could not start a redis-server of our own on a free port"; }
+	SERVER_PIDS+=("$spid")
+	SERVER_PORT=$port
+}
+start_server "$work/single"
+port=$SERVER_PORT
 
 php_cmd=("$PHP_BIN" -n "${phpredis[@]}" -d "extension=$so" -d "table.redis=tcp://127.0.0.1:$port" -d table.redis_namespaces=tiered -d table.redis_max_stale=60000)
 export TIER_BENCH_HOST=127.0.0.1 TIER_BENCH_PORT=$port
@@ -105,23 +128,66 @@ export TIER_BENCH_PHP
 if [ $quick = 1 ]; then
 	cases=("l1_hit.php 2000 200 1" "miss.php 200 1" "invalidation_latency.php 20" \
 		"invalidation_throughput.php 1 0.3" "invalidation_throughput.php 2 0.3")
+	cluster_cases=("l1_hit.php 2000 200 1" "miss.php 200 1")
 else
 	cases=("l1_hit.php 300000 20000 3" "miss.php 20000 3" "invalidation_latency.php 1000" \
 		"invalidation_throughput.php 1 3" "invalidation_throughput.php 2 3")
+	cluster_cases=("l1_hit.php 300000 20000 3" "miss.php 20000 3")
+fi
+
+[ $cluster = 2 ] && cases=()
+# --cluster: 3 masters, the 16384 slots split by redis-cli --cluster create; ready when every node says
+# cluster_state:ok (the deadline only tells a hang from a slow machine).
+if [ $cluster != 0 ]; then
+	"$PHP_BIN" -n -d "extension=$so" -d table.redis=cluster://127.0.0.1:1 -d table.redis_namespaces=tiered \
+		-r 'try { Shm\Table::get("k", "tiered"); } catch (Throwable $e) { echo $e->getMessage(); }' 2>&1 \
+		| grep -q 'not valid' && skip "$so does not know cluster:// (built before the cluster client)"
+	seeds=()
+	for i in 1 2 3; do
+		start_server "$work/cluster$i" --cluster-enabled yes --cluster-config-file nodes.conf --cluster-port "$(free_port)" \
+			--cluster-node-timeout 5000
+		seeds+=("127.0.0.1:$SERVER_PORT")
+	done
+	redis-cli --cluster create "${seeds[@]}" --cluster-replicas 0 --cluster-yes >"$work/cluster-create.log" 2>&1 \
+		|| { cat "$work/cluster-create.log" >&2; die "redis-cli --cluster create failed"; }
+	for _ in $(seq 1200); do
+		ok=0
+		for s in "${seeds[@]}"; do
+			redis-cli -h 127.0.0.1 -p "${s#*:}" cluster info 2>/dev/null | grep -q '^cluster_state:ok' && ok=$((ok + 1))
+		done
+		[ $ok = 3 ] && break
+		sleep 0.05
+	done
+	[ $ok = 3 ] || die "the cluster did not reach cluster_state:ok on every node"
+	cluster_seeds=$(IFS=,; echo "${seeds[*]}")
+	cluster_cmd=("$PHP_BIN" -n "${phpredis[@]}" -d "extension=$so" -d "table.redis=cluster://$cluster_seeds" -d table.redis_namespaces=tiered -d table.redis_max_stale=60000)
 fi
 
 echo "command: $cmdline"
 echo "PHP:     $("$PHP_BIN" -v | head -n 1); phpredis $("$PHP_BIN" -n "${phpredis[@]}" -r 'echo phpversion("redis");'); $(redis-server --version | cut -d' ' -f1-3)"
 echo "each:    ${php_cmd[*]/#$TABLE_ROOT\//} benchmarks/redis_tier/CASE.php ARGS"
-echo "cases:   $(printf '%s; ' "${cases[@]}")repeats: $repeat; $(nproc) CPUs"
+if [ ${#cases[@]} -gt 0 ]; then
+	echo "cases:   $(printf '%s; ' "${cases[@]}")repeats: $repeat; $(nproc) CPUs"
+else
+	echo "cases:   only the cluster's; repeats: $repeat; $(nproc) CPUs"
+fi
+[ $cluster != 0 ] && echo "cluster: ${cluster_cmd[*]/#$TABLE_ROOT\//} (3 masters); cases $(printf '%s; ' "${cluster_cases[@]}")"
 results="$work/results"
 : >"$results"
 for ((r = 1; r <= repeat; r++)); do
-	for c in "${cases[@]}"; do
+	for c in "${cases[@]+"${cases[@]}"}"; do
 		# shellcheck disable=SC2086 # the case's arguments, split on spaces on purpose
 		set -- $c
 		log "repeat $r/$repeat: $c"
 		out=$("${php_cmd[@]}" "$HERE/$1" "${@:2}") || die "case failed: $c"
+		grep '^RESULT ' <<<"$out" | sed 's/^RESULT //' >>"$results"
+	done
+	[ $cluster != 0 ] || continue
+	for c in "${cluster_cases[@]}"; do
+		# shellcheck disable=SC2086 # the case's arguments, split on spaces on purpose
+		set -- $c
+		log "repeat $r/$repeat: cluster: $c"
+		out=$(TIER_BENCH_CLUSTER=$cluster_seeds "${cluster_cmd[@]}" "$HERE/$1" "${@:2}") || die "case failed: cluster: $c"
 		grep '^RESULT ' <<<"$out" | sed 's/^RESULT //' >>"$results"
 	done
 done
