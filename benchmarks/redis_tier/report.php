@@ -81,7 +81,8 @@ table("\n c. Invalidation latency: host A set()s, host B spinning on get() sees 
 $lines = [];
 foreach ($rows['d'] ?? [] as $row => $rs) {
     $lines[] = [$row, $n0(med($rs, fn ($r) => $r['writes_per_s'])), $n0(med($rs, fn ($r) => $r['inval_per_s'])),
-        sprintf('%.2f%%', 100 * med($rs, fn ($r) => $r['applied'] / $r['writes'])),
+        sprintf('%.2f%%', 100 * med($rs, fn ($r) => $r['applied'] / $r['writes']))
+            . (($f = array_sum(array_column($rs, 'flushes'))) ? " ($f flushes)" : ''),
         $n1(med($rs, fn ($r) => $r['drain_ms'])), (string) max(array_column($rs, 'max_fresh_age_ms')),
         (string) array_sum(array_column($rs, 'stale_samples')) . '/' . array_sum(array_column($rs, 'samples'))];
     $ran[] = "d/$row";
