@@ -1,7 +1,11 @@
 --TEST--
 Shm\Table: redis tier: sentinel+tls://: master, replica and three Sentinels all over TLS only; two hosts find the master through the Sentinels, a write through A is read through B, B's helper hears of A's writes over TLS
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix(); require __DIR__ . '/sentinel.inc'; sentinel_skipif();
+<?php require __DIR__ . '/../skipif.inc'; table_skip_unless_posix();
+// 39 s under valgrind (PHP 8.4); the binding over TLS runs under valgrind in tls.phpt, and through the
+// Sentinels in sentinel_failover.phpt and sentinel_switch.phpt.
+table_skip_if_valgrind('39 s; TLS runs under valgrind in tls.phpt, the Sentinels in the other sentinel PHPTs');
+require __DIR__ . '/sentinel.inc'; sentinel_skipif();
 // As tls.phpt: CI (REDIS_TESTS_REQUIRED=1) on a machine that could build with TLS must not skip.
 $required = getenv('REDIS_TESTS_REQUIRED') === '1' && getenv('TABLE_HIREDIS') !== '0' && tier_could_have_tls();
 if (!$required && !tier_has_tls()) die('skip this build has no TLS (hiredis_ssl); tls_not_built.phpt tests the refusal');
