@@ -9,22 +9,18 @@
  * a fixed time: the loops wait until something is true, with a bound of a minute that only tells a hang
  * from slowness.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <hiredis/hiredis.h>
 
+#include "fake_server.h"
 #include "harness.h"
 #include "server.h"
 #include "../redis_client.h"
@@ -414,118 +410,39 @@ static void test_moved_and_ask(void)
 /* ---- fake nodes -------------------------------------------------------------------------------------- */
 
 typedef struct fake_node {
-	int listen_fd;
-	int port;
-	pthread_t thread;
-	atomic_int stop;
-	pthread_mutex_t lock;
+	fake_server_t srv;
 	char slots[1024];        /* the raw RESP reply to CLUSTER ... */
 	char other[256];         /* the raw reply to anything else */
 } fake_node_t;
 
-/* Bytes of the first complete RESP command in buf[0..len), 0 when incomplete; its first argument. */
-static size_t command_length(const char *buf, size_t len, const char **argv0, size_t *argv0len)
+/* fake_server.h's answer function: CLUSTER gets the map set, ASKING +OK, anything else `other`. */
+static void node_answer(fake_server_t *srv, const char *cmd, size_t clen, const char *a0, size_t a0len, int *conn,
+                        char *reply, size_t cap)
 {
-	size_t pos;
-	long n;
-	char *end;
-	if (len < 4 || buf[0] != '*') return 0;
-	const char *crlf = memmem(buf, len, "\r\n", 2);
-	if (!crlf) return 0;
-	n = strtol(buf + 1, &end, 10);
-	pos = (size_t)(crlf - buf) + 2;
-	for (long i = 0; i < n; i++) {
-		if (pos >= len || buf[pos] != '$') return 0;
-		crlf = memmem(buf + pos, len - pos, "\r\n", 2);
-		if (!crlf) return 0;
-		long blen = strtol(buf + pos + 1, &end, 10);
-		size_t start = (size_t)(crlf - buf) + 2;
-		if (start + (size_t)blen + 2 > len) return 0;
-		if (i == 0) {
-			*argv0 = buf + start;
-			*argv0len = (size_t)blen;
-		}
-		pos = start + (size_t)blen + 2;
-	}
-	return pos;
-}
-
-static void serve_client(fake_node_t *f, int fd)
-{
-	char buf[4096];
-	size_t len = 0;
-	while (!atomic_load(&f->stop)) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		if (poll(&p, 1, 50) <= 0) continue;
-		ssize_t got = read(fd, buf + len, sizeof(buf) - len);
-		if (got <= 0) return;
-		len += (size_t)got;
-		for (;;) {
-			const char *a0 = NULL;
-			size_t a0len = 0, clen = command_length(buf, len, &a0, &a0len);
-			if (clen == 0) break;
-			char reply[1024];
-			pthread_mutex_lock(&f->lock);
-			snprintf(reply, sizeof(reply), "%s", a0len == 7 && strncasecmp(a0, "CLUSTER", 7) == 0 ? f->slots
-			                                     : a0len == 6 && strncasecmp(a0, "ASKING", 6) == 0 ? "+OK\r\n"
-			                                                                                   : f->other);
-			pthread_mutex_unlock(&f->lock);
-			for (size_t off = 0, n = strlen(reply); off < n;) {
-				ssize_t w = write(fd, reply + off, n - off);
-				if (w <= 0) return;
-				off += (size_t)w;
-			}
-			memmove(buf, buf + clen, len - clen);
-			len -= clen;
-		}
-		if (len == sizeof(buf)) return;
-	}
-}
-
-static void *fake_main(void *arg)
-{
-	fake_node_t *f = arg;
-	while (!atomic_load(&f->stop)) {
-		struct pollfd p = { .fd = f->listen_fd, .events = POLLIN };
-		if (poll(&p, 1, 50) <= 0) continue;
-		int fd = accept(f->listen_fd, NULL, NULL);
-		if (fd < 0) continue;
-		serve_client(f, fd);
-		close(fd);
-	}
-	return NULL;
+	fake_node_t *f = srv->ctx;
+	(void)cmd, (void)clen, (void)conn;
+	snprintf(reply, cap, "%s", a0len == 7 && strncasecmp(a0, "CLUSTER", 7) == 0 ? f->slots
+	                           : a0len == 6 && strncasecmp(a0, "ASKING", 6) == 0 ? "+OK\r\n"
+	                                                                             : f->other);
 }
 
 static void fake_start(fake_node_t *f)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t alen = sizeof(a);
 	memset(f, 0, sizeof(*f));
-	pthread_mutex_init(&f->lock, NULL);
-	f->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (f->listen_fd < 0 || bind(f->listen_fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(f->listen_fd, 16) != 0
-	    || getsockname(f->listen_fd, (struct sockaddr *)&a, &alen) != 0) {
-		perror("fake node");
-		exit(2);
-	}
-	f->port = ntohs(a.sin_port);
-	pthread_create(&f->thread, NULL, fake_main, f);
+	fake_server_start(&f->srv, node_answer, f);
 }
 
 static void fake_stop(fake_node_t *f)
 {
-	atomic_store(&f->stop, 1);
-	pthread_join(f->thread, NULL);
-	close(f->listen_fd);
-	pthread_mutex_destroy(&f->lock);
+	fake_server_stop(&f->srv);
 }
 
 static void fake_answers(fake_node_t *f, const char *slots, const char *other)
 {
-	pthread_mutex_lock(&f->lock);
+	fake_server_lock(&f->srv);
 	snprintf(f->slots, sizeof(f->slots), "%s", slots);
 	snprintf(f->other, sizeof(f->other), "%s", other);
-	pthread_mutex_unlock(&f->lock);
+	fake_server_unlock(&f->srv);
 }
 
 /* The client of a cluster:// URL whose one seed is the fake: GET fails cleanly, naming why. */
@@ -533,7 +450,7 @@ static void expect_clean_failure(fake_node_t *f, const char *slots, const char *
                                  const char *needle)
 {
 	char text[128];
-	snprintf(text, sizeof(text), "cluster://127.0.0.1:%d", f->port);
+	snprintf(text, sizeof(text), "cluster://127.0.0.1:%d", f->srv.port);
 	tbl_redis_url_t url;
 	char err[256];
 	if (tbl_redis_url_parse(text, strlen(text), &url, err, sizeof(err)) != 0) {
@@ -565,7 +482,7 @@ static void test_garbage_from_a_node(void)
 	fake_start(&f);
 	char self[256];
 	/* Valid map: every slot on the fake itself. */
-	snprintf(self, sizeof(self), "*1\r\n*3\r\n:0\r\n:16383\r\n*2\r\n$9\r\n127.0.0.1\r\n:%d\r\n", f.port);
+	snprintf(self, sizeof(self), "*1\r\n*3\r\n:0\r\n:16383\r\n*2\r\n$9\r\n127.0.0.1\r\n:%d\r\n", f.srv.port);
 	expect_clean_failure(&f, "-ERR This instance has cluster support disabled\r\n", "+OK\r\n", TBL_REDIS_EIO,
 	                     "cluster support disabled");
 	expect_clean_failure(&f, "+OK\r\n", "+OK\r\n", TBL_REDIS_EIO, "unexpected reply to CLUSTER SLOTS");
@@ -602,9 +519,9 @@ static void test_garbage_from_a_node(void)
 	expect_clean_failure(&f, self, ":12\r\n", TBL_REDIS_EIO, "unexpected reply to GET");
 	/* A node that redirects to itself forever: bounded. */
 	char loop[128];
-	snprintf(loop, sizeof(loop), "-ASK 12539 127.0.0.1:%d\r\n", f.port);
+	snprintf(loop, sizeof(loop), "-ASK 12539 127.0.0.1:%d\r\n", f.srv.port);
 	expect_clean_failure(&f, self, loop, TBL_REDIS_EIO, "redirections");
-	snprintf(loop, sizeof(loop), "-MOVED 12539 127.0.0.1:%d\r\n", f.port);
+	snprintf(loop, sizeof(loop), "-MOVED 12539 127.0.0.1:%d\r\n", f.srv.port);
 	expect_clean_failure(&f, self, loop, TBL_REDIS_EIO, "redirections");
 	/* TRYAGAIN / CLUSTERDOWN are the server's words (EREPLY), and the next call learns the map again. */
 	expect_clean_failure(&f, self, "-CLUSTERDOWN The cluster is down\r\n", TBL_REDIS_EREPLY, "CLUSTERDOWN");

@@ -8,22 +8,18 @@
  * is the test's to choose, which a real one (tests/15_redis_tier/sentinel_failover.phpt) never lets it do.
  * No test waits a fixed time; a bound of seconds only tells a hang from slowness.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <hiredis/hiredis.h>
 
+#include "fake_server.h"
 #include "harness.h"
 #include "server.h"
 #include "../redis_client.h"
@@ -36,138 +32,50 @@
 /* ---- a fake Sentinel --------------------------------------------------------------------------------- */
 
 typedef struct fake_sentinel {
-	int listen_fd;
-	int port;
-	pthread_t thread;
-	atomic_int stop;
-	pthread_mutex_t lock;
+	fake_server_t srv;
 	char answer[256];        /* the raw RESP reply to SENTINEL ...; "" = never answer (frozen) */
 	char password[64];       /* AUTH must give this; "" = any */
 	atomic_int asked;        /* SENTINEL commands received */
 } fake_sentinel_t;
 
-/* Bytes of the first complete RESP command (array of bulk strings) in buf[0..len), 0 when incomplete.
- * argv0/argv0len: its first argument. */
-static size_t command_length(const char *buf, size_t len, const char **argv0, size_t *argv0len)
+/* fake_server.h's answer function: *authed is the connection's AUTH. */
+static void sentinel_answer(fake_server_t *srv, const char *cmd, size_t clen, const char *a0, size_t a0len,
+                            int *authed, char *reply, size_t cap)
 {
-	size_t pos = 0;
-	long n;
-	char *end;
-	if (len < 4 || buf[0] != '*') return 0;
-	const char *crlf = memmem(buf, len, "\r\n", 2);
-	if (!crlf) return 0;
-	n = strtol(buf + 1, &end, 10);
-	pos = (size_t)(crlf - buf) + 2;
-	for (long i = 0; i < n; i++) {
-		if (pos >= len || buf[pos] != '$') return 0;
-		crlf = memmem(buf + pos, len - pos, "\r\n", 2);
-		if (!crlf) return 0;
-		long blen = strtol(buf + pos + 1, &end, 10);
-		size_t start = (size_t)(crlf - buf) + 2;
-		if (start + (size_t)blen + 2 > len) return 0;
-		if (i == 0) {
-			*argv0 = buf + start;
-			*argv0len = (size_t)blen;
-		}
-		pos = start + (size_t)blen + 2;
-	}
-	return pos;
-}
-
-static void write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w <= 0) return;
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
-static void serve_client(fake_sentinel_t *f, int fd)
-{
-	char buf[4096];
-	size_t len = 0;
-	int authed = 0;
-	while (!atomic_load(&f->stop)) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		if (poll(&p, 1, 50) <= 0) continue;
-		ssize_t got = read(fd, buf + len, sizeof(buf) - len);
-		if (got <= 0) return;
-		len += (size_t)got;
-		for (;;) {
-			const char *a0 = NULL;
-			size_t a0len = 0, clen = command_length(buf, len, &a0, &a0len);
-			if (clen == 0) break;
-			char reply[320];
-			pthread_mutex_lock(&f->lock);
-			if (a0len == 4 && strncasecmp(a0, "AUTH", 4) == 0) {
-				/* The password is the last argument: the command ends with it and its CRLF. */
-				size_t plen = strlen(f->password);
-				int ok = plen == 0 || (clen >= plen + 2 && memcmp(buf + clen - plen - 2, f->password, plen) == 0);
-				snprintf(reply, sizeof(reply), "%s", ok ? "+OK\r\n" : "-WRONGPASS invalid password\r\n");
-				authed = ok;
-			} else if (f->password[0] && !authed) {
-				snprintf(reply, sizeof(reply), "-NOAUTH Authentication required.\r\n");
-			} else if (a0len == 8 && strncasecmp(a0, "SENTINEL", 8) == 0) {
-				atomic_fetch_add(&f->asked, 1);
-				snprintf(reply, sizeof(reply), "%s", f->answer);
-			} else {
-				snprintf(reply, sizeof(reply), "-ERR unknown command\r\n");
-			}
-			pthread_mutex_unlock(&f->lock);
-			if (reply[0]) write_all(fd, reply, strlen(reply));
-			memmove(buf, buf + clen, len - clen);
-			len -= clen;
-		}
-		if (len == sizeof(buf)) return;
+	fake_sentinel_t *f = srv->ctx;
+	if (a0len == 4 && strncasecmp(a0, "AUTH", 4) == 0) {
+		/* The password is the last argument: the command ends with it and its CRLF. */
+		size_t plen = strlen(f->password);
+		int ok = plen == 0 || (clen >= plen + 2 && memcmp(cmd + clen - plen - 2, f->password, plen) == 0);
+		snprintf(reply, cap, "%s", ok ? "+OK\r\n" : "-WRONGPASS invalid password\r\n");
+		*authed = ok;
+	} else if (f->password[0] && !*authed) {
+		snprintf(reply, cap, "-NOAUTH Authentication required.\r\n");
+	} else if (a0len == 8 && strncasecmp(a0, "SENTINEL", 8) == 0) {
+		atomic_fetch_add(&f->asked, 1);
+		snprintf(reply, cap, "%s", f->answer);
+	} else {
+		snprintf(reply, cap, "-ERR unknown command\r\n");
 	}
 }
 
 /* One connection at a time is all the client makes of a Sentinel. */
-static void *fake_main(void *arg)
-{
-	fake_sentinel_t *f = arg;
-	while (!atomic_load(&f->stop)) {
-		struct pollfd p = { .fd = f->listen_fd, .events = POLLIN };
-		if (poll(&p, 1, 50) <= 0) continue;
-		int fd = accept(f->listen_fd, NULL, NULL);
-		if (fd < 0) continue;
-		serve_client(f, fd);
-		close(fd);
-	}
-	return NULL;
-}
-
 static void fake_start(fake_sentinel_t *f)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t alen = sizeof(a);
 	memset(f, 0, sizeof(*f));
-	pthread_mutex_init(&f->lock, NULL);
-	f->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (f->listen_fd < 0 || bind(f->listen_fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(f->listen_fd, 16) != 0
-	    || getsockname(f->listen_fd, (struct sockaddr *)&a, &alen) != 0) {
-		perror("fake sentinel");
-		exit(2);
-	}
-	f->port = ntohs(a.sin_port);
-	pthread_create(&f->thread, NULL, fake_main, f);
+	fake_server_start(&f->srv, sentinel_answer, f);
 }
 
 static void fake_stop(fake_sentinel_t *f)
 {
-	atomic_store(&f->stop, 1);
-	pthread_join(f->thread, NULL);
-	close(f->listen_fd);
-	pthread_mutex_destroy(&f->lock);
+	fake_server_stop(&f->srv);
 }
 
 static void fake_answer(fake_sentinel_t *f, const char *resp)
 {
-	pthread_mutex_lock(&f->lock);
+	fake_server_lock(&f->srv);
 	snprintf(f->answer, sizeof(f->answer), "%s", resp);
-	pthread_mutex_unlock(&f->lock);
+	fake_server_unlock(&f->srv);
 }
 
 /* The Sentinel names 127.0.0.1:port. */
@@ -286,7 +194,7 @@ static fake_sentinel_t s1, s2;
 /* The first Sentinel is down (nothing listens), the second names the master: the client connects there. */
 static void test_master_found_through_second_sentinel(void)
 {
-	int ports[] = { test_free_port(), s2.port };
+	int ports[] = { test_free_port(), s2.srv.port };
 	fake_names(&s2, master.port);
 	tbl_redis_url_t u = sentinel_url(ports, 2, NULL);
 	tbl_redis_t *r = tbl_redis_new(&u, 2000);
@@ -310,7 +218,7 @@ static void test_master_found_through_second_sentinel(void)
  * asked; with only that Sentinel, the call fails with a message that says why. */
 static void test_replica_is_not_used(void)
 {
-	int ports[] = { s1.port, s2.port };
+	int ports[] = { s1.srv.port, s2.srv.port };
 	fake_names(&s1, replica.port);
 	fake_names(&s2, master.port);
 	tbl_redis_url_t u = sentinel_url(ports, 2, NULL);
@@ -336,7 +244,7 @@ static void test_replica_is_not_used(void)
 /* Nil (an unknown master name), an error reply, a wrong Sentinel password: each a clear EIO. */
 static void test_sentinel_answers_no_master(void)
 {
-	int ports[] = { s1.port };
+	int ports[] = { s1.srv.port };
 	tbl_redis_url_t u = sentinel_url(ports, 1, NULL);
 	char host[256], err[512];
 	int port;
@@ -346,7 +254,7 @@ static void test_sentinel_answers_no_master(void)
 	         TBL_REDIS_EIO);
 	CHECK(strstr(err, "does not know a master named m") != NULL);
 	char lead[64];
-	snprintf(lead, sizeof(lead), "Sentinel at 127.0.0.1:%d: ", s1.port);
+	snprintf(lead, sizeof(lead), "Sentinel at 127.0.0.1:%d: ", s1.srv.port);
 	CHECK(strncmp(err, lead, strlen(lead)) == 0);
 
 	fake_answer(&s1, "-IDONTKNOW not ready\r\n");
@@ -355,9 +263,9 @@ static void test_sentinel_answers_no_master(void)
 	CHECK(strstr(err, "IDONTKNOW") != NULL);
 
 	fake_names(&s1, master.port);
-	pthread_mutex_lock(&s1.lock);
+	fake_server_lock(&s1.srv);
 	snprintf(s1.password, sizeof(s1.password), "spw");
-	pthread_mutex_unlock(&s1.lock);
+	fake_server_unlock(&s1.srv);
 	CHECK_ST(tbl_redis_sentinel_master(&u, 2000, now_ms() + 2000, 0, host, sizeof(host), &port, NULL, err, sizeof(err)),
 	         TBL_REDIS_EIO);
 	CHECK(strstr(err, "NOAUTH") != NULL);
@@ -369,16 +277,16 @@ static void test_sentinel_answers_no_master(void)
 	CHECK_ST(tbl_redis_sentinel_master(&authed, 2000, now_ms() + 2000, 0, host, sizeof(host), &port, NULL, err,
 	                                   sizeof(err)), TBL_REDIS_OK);
 	CHECK(port == master.port);
-	pthread_mutex_lock(&s1.lock);
+	fake_server_lock(&s1.srv);
 	s1.password[0] = '\0';
-	pthread_mutex_unlock(&s1.lock);
+	fake_server_unlock(&s1.srv);
 }
 
 /* A frozen Sentinel (accepts, never answers) costs its share of the timeout, not the call: the next one
  * is still asked in time. Without another, the call ends near its timeout (bound generous: a loaded host). */
 static void test_frozen_sentinel_is_bounded(void)
 {
-	int ports[] = { s1.port, s2.port };
+	int ports[] = { s1.srv.port, s2.srv.port };
 	fake_answer(&s1, "");
 	fake_names(&s2, master.port);
 	tbl_redis_url_t u = sentinel_url(ports, 2, NULL);
@@ -411,7 +319,7 @@ static void test_client_follows_a_switch(void)
 		test_server_destroy(&a);
 		REQUIRE(0);
 	}
-	int ports[] = { s1.port };
+	int ports[] = { s1.srv.port };
 	fake_names(&s1, a.port);
 	tbl_redis_url_t u = sentinel_url(ports, 1, NULL);
 	tbl_redis_t *r = tbl_redis_new(&u, 2000);
@@ -444,7 +352,7 @@ static void test_client_follows_a_switch(void)
 /* The tracker finds the master through the Sentinels too, and says which server it tracks. */
 static void run_tracker(int force_resp2)
 {
-	int ports[] = { s1.port, s2.port };
+	int ports[] = { s1.srv.port, s2.srv.port };
 	fake_names(&s1, replica.port);
 	fake_names(&s2, master.port);
 	tbl_redis_url_t u = sentinel_url(ports, 2, NULL);
