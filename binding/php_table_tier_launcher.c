@@ -39,10 +39,7 @@
 #if defined(ZTS) && defined(HAVE_TABLE_HIREDIS)
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #ifdef __linux__
@@ -60,35 +57,7 @@ static int php_table_launcher_fd = -1;
 /* In the launcher: nothing of the PHP process's descriptors but the pipe, no terminal, default signals. */
 static void php_table_launcher_detach(int keep)
 {
-	struct rlimit rl;
-	sigset_t none;
-	int fd, sig, max = 1024;
-
-	setsid();
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 65536) {
-		max = (int)rl.rlim_cur;
-	}
-	for (fd = 3; fd < max; fd++) {
-		if (fd != keep) {
-			close(fd);
-		}
-	}
-	fd = open("/dev/null", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 2) {
-			close(fd);
-		}
-	}
-	for (sig = 1; sig < NSIG; sig++) {
-		if (sig != SIGKILL && sig != SIGSTOP) {
-			signal(sig, sig == SIGPIPE ? SIG_IGN : SIG_DFL);
-		}
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	tbl_tier_detach_process(keep);
 #ifdef __linux__
 	prctl(PR_SET_NAME, "table-launcher", 0, 0, 0);
 #endif

@@ -349,8 +349,7 @@ void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg)
 	tbl_tier_helper_leave(t);
 }
 
-/* In the grandchild: no descriptor of the PHP process (sockets of php-fpm, files), no handler of its. */
-static void detach_from_parent(void)
+void tbl_tier_detach_process(int keep)
 {
 	struct rlimit rl;
 	sigset_t all;
@@ -361,7 +360,9 @@ static void detach_from_parent(void)
 		max = (int)rl.rlim_cur;
 	}
 	for (fd = 3; fd < max; fd++) {
-		close(fd);
+		if (fd != keep) {
+			close(fd);
+		}
 	}
 	fd = open("/dev/null", O_RDWR);
 	if (fd >= 0) {
@@ -406,7 +407,7 @@ int tbl_tier_helper_ensure(tbl_t *t, const tbl_tier_config_t *cfg)
 		pid_t helper = fork();
 
 		if (helper == 0) {
-			detach_from_parent();
+			tbl_tier_detach_process(-1);
 			set_title(cfg);
 			tbl_tier_helper_run(t, cfg);
 			tbl_detach(t);   /* its reader slot, now, rather than when a reaper finds it dead */

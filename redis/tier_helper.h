@@ -20,6 +20,12 @@
  * only waits for the short-lived child between them. */
 int tbl_tier_helper_ensure(tbl_t *t, const tbl_tier_config_t *cfg);
 
+/* In a process forked to live apart from the PHP process that started it (the helper; under ZTS the
+ * launcher, binding/php_table_tier_launcher.c): a session of its own, no descriptor of the parent's but
+ * `keep` (-1: none) with 0, 1 and 2 on /dev/null, every signal's default action but SIGPIPE's (ignored),
+ * none blocked. */
+void tbl_tier_detach_process(int keep);
+
 /* The helper's loop, in the process that is to be the helper (tbl_tier_helper_ensure's grandchild;
  * tests may call it in a child of their own). Returns when the helper should exit. */
 void tbl_tier_helper_run(tbl_t *t, const tbl_tier_config_t *cfg);
