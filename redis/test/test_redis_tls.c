@@ -380,6 +380,18 @@ static void on_flush(void *ctx)
 	((seen_t *)ctx)->flushes++;
 }
 
+/* Poll t until the invalidation of trk:tls1 arrives, within WAIT_BOUND_MS; a failed poll fails the test. */
+static void poll_until_hit(tbl_redis_tracker_t *t, const tbl_redis_tracker_events_t *ev, seen_t *seen, uint64_t *fresh)
+{
+	uint64_t until = tbl_redis_monotonic_ms() + WAIT_BOUND_MS;
+	while (!seen->hit && tbl_redis_monotonic_ms() < until) {
+		if (!CHECK_ST(tbl_redis_tracker_poll(t, 100, 50, ev, fresh), TBL_REDIS_OK)) {
+			fprintf(stderr, "  %s\n", tbl_redis_tracker_last_error(t));
+			break;
+		}
+	}
+}
+
 static void tracker_over_tls(int resp2)
 {
 	seen_t seen = { 0 };
@@ -405,13 +417,7 @@ static void tracker_over_tls(int resp2)
 	REQUIRE(c && !c->err);
 	redisReply *rep = redisCommand(c, "SET trk:tls1 x");
 	if (rep) freeReplyObject(rep);
-	until = tbl_redis_monotonic_ms() + WAIT_BOUND_MS;
-	while (!seen.hit && tbl_redis_monotonic_ms() < until) {
-		if (!CHECK_ST(tbl_redis_tracker_poll(t, 100, 50, &ev, &fresh), TBL_REDIS_OK)) {
-			fprintf(stderr, "  %s\n", tbl_redis_tracker_last_error(t));
-			break;
-		}
-	}
+	poll_until_hit(t, &ev, &seen, &fresh);
 	CHECK(seen.hit > 0 && seen.flushes == 0);
 	redisFree(c);
 	tbl_redis_tracker_free(t);
@@ -486,10 +492,7 @@ static void test_sentinel_over_tls(void)
 		tbl_redis_t *w = tbl_redis_new(&u, WAIT_BOUND_MS);
 		CHECK_ST(tbl_redis_set(w, "trk:tls1", 8, "y", 1, 0, 0), TBL_REDIS_OK);
 		tbl_redis_free(w);
-		until = tbl_redis_monotonic_ms() + WAIT_BOUND_MS;
-		while (!seen.hit && tbl_redis_monotonic_ms() < until) {
-			if (!CHECK_ST(tbl_redis_tracker_poll(t, 100, 50, &ev, &fresh), TBL_REDIS_OK)) break;
-		}
+		poll_until_hit(t, &ev, &seen, &fresh);
 		CHECK(seen.hit > 0);
 	} else {
 		fprintf(stderr, "  %s\n", tbl_redis_tracker_last_error(t));
@@ -561,13 +564,7 @@ static void test_cluster_over_tls(void)
 		}
 		CHECK(fresh > 0);
 		CHECK_ST(tbl_redis_set(r, "trk:tls1", 8, "x", 1, 0, 0), TBL_REDIS_OK);
-		until = tbl_redis_monotonic_ms() + WAIT_BOUND_MS;
-		while (!seen.hit && tbl_redis_monotonic_ms() < until) {
-			if (!CHECK_ST(tbl_redis_tracker_poll(t, 100, 50, &ev, &fresh), TBL_REDIS_OK)) {
-				fprintf(stderr, "  %s\n", tbl_redis_tracker_last_error(t));
-				break;
-			}
-		}
+		poll_until_hit(t, &ev, &seen, &fresh);
 		CHECK(seen.hit > 0 && seen.flushes == 0);
 		tbl_redis_tracker_free(t);
 	}
